@@ -1,0 +1,47 @@
+"""The rules engine: pure Python, no web framework, no database."""
+
+from .deal import (
+    DealEntry,
+    DealRefused,
+    Refusal,
+    Side,
+    SideScore,
+    check_deal,
+    score_deal,
+    score_side,
+)
+from .game import DealResult, Progress, add_deal, check_setup, correct_deal, play
+from .presets import PRESETS, ruleset
+from .ruleset import (
+    BOOK_KINDS,
+    BOOK_LABELS,
+    CARD_CATEGORIES,
+    CARD_LABELS,
+    RulesError,
+    RuleSet,
+)
+
+__all__ = [
+    "BOOK_KINDS",
+    "BOOK_LABELS",
+    "CARD_CATEGORIES",
+    "CARD_LABELS",
+    "PRESETS",
+    "DealEntry",
+    "DealRefused",
+    "DealResult",
+    "Progress",
+    "Refusal",
+    "RuleSet",
+    "RulesError",
+    "Side",
+    "SideScore",
+    "add_deal",
+    "check_deal",
+    "check_setup",
+    "correct_deal",
+    "play",
+    "ruleset",
+    "score_deal",
+    "score_side",
+]

@@ -1,0 +1,438 @@
+"""One deal: what each side enters, the checks an honest entry passes, and its score."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .ruleset import BOOK_KINDS, BOOK_LABELS, CARD_CATEGORIES, CARD_LABELS, EXTRA_BONUSES, RuleSet
+
+# What one standard 54-card deck holds.
+DECK_WILDS = 6
+DECK_RED_THREES = 2
+DECK_NATURALS = 44
+DECK_POINTS = 590
+DECK_CARDS = {
+    "joker": 2,
+    "two": 4,
+    "ace": 4,
+    "eight_to_king": 24,
+    "four_to_seven": 16,
+    "black_three": 2,
+}
+BOOK_SIZE = 7
+# Far beyond any honest figure, so that a typo never reaches the arithmetic or the database.
+MAX_FIGURE = 1_000_000
+
+COUNT_FIELDS = ("red_threes_down", "red_threes_caught")
+POINT_FIELDS = ("melded_points", "leftover_points", "open_book_points")
+CARD_FIELDS = ("melded_cards", "leftover_cards")
+KIND_FIELDS = ("books", "open_books", "bonuses")
+POINTS_ENTERED = ("melded_points", "leftover_points")
+ENTRY_FIELDS = (*KIND_FIELDS, *COUNT_FIELDS, "went_out", *POINT_FIELDS, *CARD_FIELDS)
+
+FIELD_LABELS = {
+    "books": "books",
+    "open_books": "open books",
+    "bonuses": "bonuses",
+    "red_threes_down": "red threes laid down",
+    "red_threes_caught": "red threes caught",
+    "went_out": "went out",
+    "melded_points": "melded card points",
+    "leftover_points": "leftover card points",
+    "open_book_points": "open book card points",
+    "melded_cards": "melded cards",
+    "leftover_cards": "leftover cards",
+}
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why an entry cannot be saved: the side (None for the whole deal), the figure, the reason."""
+
+    side: int | None
+    field: str
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form the API answers with."""
+        return {"side": self.side, "field": self.field, "message": self.message}
+
+
+class DealRefused(ValueError):
+    """A deal that cannot be saved, with every reason."""
+
+    def __init__(self, refusals: list[Refusal]) -> None:
+        super().__init__("; ".join(r.message for r in refusals))
+        self.refusals = refusals
+
+
+@dataclass(frozen=True)
+class Side:
+    """A side at the table: a team, or a single player."""
+
+    name: str
+    players: int = 1
+
+
+@dataclass(frozen=True)
+class DealEntry:
+    """What one side reports at the end of a deal."""
+
+    books: Mapping[str, int] = field(default_factory=dict)
+    red_threes_down: int = 0
+    red_threes_caught: int = 0
+    went_out: bool = False
+    melded_points: int | None = None
+    melded_cards: Mapping[str, int] | None = None
+    leftover_points: int | None = None
+    leftover_cards: Mapping[str, int] | None = None
+    bonuses: Mapping[str, int] = field(default_factory=dict)
+    open_books: Mapping[str, int] = field(default_factory=dict)
+    open_book_points: int = 0
+
+    @classmethod
+    def from_dict(cls, data: Any, side: int | None = None) -> DealEntry:
+        """Read an entry from JSON-like data, refusing anything that is not a plain figure."""
+        return _parse(data, side)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as JSON-like data, leaving out what was not entered."""
+        data: dict[str, Any] = {}
+        for name in ENTRY_FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, Mapping):
+                value = {k: v for k, v in value.items() if v} or None
+            # Points of 0 are a figure the side entered; other zeros are just the default.
+            if value is None or (value in (0, False) and name not in POINTS_ENTERED):
+                continue
+            data[name] = value
+        return data
+
+    def melded(self, rules: RuleSet) -> int:
+        """Card points melded: as entered, or added up from the counts."""
+        return _card_points(rules, self.melded_points, self.melded_cards)
+
+    def leftover(self, rules: RuleSet) -> int:
+        """Card points left in hands and feet."""
+        return _card_points(rules, self.leftover_points, self.leftover_cards)
+
+
+def _card_points(rules: RuleSet, points: int | None, cards: Mapping[str, int] | None) -> int:
+    if cards:
+        return sum(rules.card_values[c] * n for c, n in cards.items())
+    return points or 0
+
+
+@dataclass(frozen=True)
+class SideScore:
+    """A side's score for one deal, line by line."""
+
+    books: int
+    red_threes: int
+    going_out: int
+    cards: int
+    extras: int
+    moved: int
+    melded: int
+    leftover: int
+    details: Mapping[str, str]
+
+    @property
+    def total(self) -> int:
+        """The deal's score: always the sum of its lines."""
+        return self.books + self.red_threes + self.going_out + self.cards + self.extras + self.moved
+
+    def breakdown(self) -> dict[str, Any]:
+        """The lines as JSON-like data, with a worded detail for each."""
+        return {
+            "books": self.books,
+            "red_threes": self.red_threes,
+            "going_out": self.going_out,
+            "cards": self.cards,
+            "extras": self.extras,
+            "moved": self.moved,
+            "total": self.total,
+            "melded_points": self.melded,
+            "leftover_points": self.leftover,
+            "details": dict(self.details),
+        }
+
+
+LINES = (
+    ("books", "Books"),
+    ("red_threes", "Red threes"),
+    ("going_out", "Going out"),
+    ("cards", "Cards"),
+    ("extras", "Extras"),
+    ("moved", "From the other team"),
+)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _parse(data: Any, side: int | None) -> DealEntry:
+    refusals: list[Refusal] = []
+
+    def refuse(name: str, message: str) -> None:
+        refusals.append(Refusal(side, name, message))
+
+    if not isinstance(data, Mapping):
+        raise DealRefused([Refusal(side, "", "An entry must be a set of named figures.")])
+    values: dict[str, Any] = {}
+    for name, value in data.items():
+        if name not in ENTRY_FIELDS:
+            refuse(str(name), f"'{name}' is not a figure of a deal entry.")
+        elif name == "went_out":
+            if not isinstance(value, bool):
+                refuse(name, f"Went out must be true or false, not {value!r}.")
+            else:
+                values[name] = value
+        elif name in KIND_FIELDS or name in CARD_FIELDS:
+            values[name] = _parse_counts(name, value, refuse)
+        elif value is not None or name not in ("melded_points", "leftover_points"):
+            if _whole(name, FIELD_LABELS[name], value, refuse):
+                values[name] = value
+    for points, cards in (("melded_points", "melded_cards"), ("leftover_points", "leftover_cards")):
+        if values.get(points) is not None and values.get(cards):
+            refuse(cards, f"Give {FIELD_LABELS[points]} or count the cards, not both.")
+    if refusals:
+        raise DealRefused(refusals)
+    return DealEntry(**values)
+
+
+def _whole(name: str, label: str, value: Any, refuse) -> bool:
+    if not _is_int(value):
+        refuse(name, f"{label.capitalize()} must be a whole number, not {value!r}.")
+        return False
+    if value < 0:
+        refuse(name, f"{label.capitalize()} cannot be negative ({value}).")
+        return False
+    if value > MAX_FIGURE:
+        refuse(name, f"{label.capitalize()} of {value:,} is far more than any deal holds.")
+        return False
+    return True
+
+
+def _parse_counts(name: str, value: Any, refuse) -> dict[str, int]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        refuse(name, f"{FIELD_LABELS[name].capitalize()} must be counted by kind.")
+        return {}
+    universe = {
+        "books": BOOK_KINDS,
+        "open_books": BOOK_KINDS,
+        "bonuses": tuple(EXTRA_BONUSES),
+        "melded_cards": CARD_CATEGORIES,
+        "leftover_cards": CARD_CATEGORIES,
+    }[name]
+    labels = {**BOOK_LABELS, **CARD_LABELS, **EXTRA_BONUSES}
+    counts: dict[str, int] = {}
+    for kind, number in value.items():
+        path = f"{name}.{kind}"
+        if kind not in universe:
+            refuse(path, f"'{kind}' is not one of the {FIELD_LABELS[name]}: {', '.join(universe)}.")
+        elif _whole(path, f"{FIELD_LABELS[name]}: {labels[kind]}", number, refuse):
+            counts[kind] = number
+    return counts
+
+
+def check_deal(
+    rules: RuleSet, decks: int, sides: Sequence[Side], entries: Sequence[DealEntry]
+) -> list[Refusal]:
+    """Every reason this deal cannot be saved under these rules; empty when it can."""
+    refusals: list[Refusal] = []
+    if len(entries) != len(sides):
+        return [Refusal(None, "scores", f"Enter one score for each of the {len(sides)} sides.")]
+    for index, (side, entry) in enumerate(zip(sides, entries, strict=True)):
+        refusals.extend(_check_side(rules, index, side, entry))
+    went_out = [side.name for side, entry in zip(sides, entries, strict=True) if entry.went_out]
+    if len(went_out) > 1:
+        refusals.append(
+            Refusal(
+                None, "went_out", f"Only one side can go out; {' and '.join(went_out)} both did."
+            )
+        )
+    refusals.extend(_check_decks(rules, decks, entries))
+    return refusals
+
+
+def _check_side(rules: RuleSet, index: int, side: Side, entry: DealEntry) -> list[Refusal]:
+    refusals: list[Refusal] = []
+    who = side.name
+
+    def refuse(name: str, message: str) -> None:
+        refusals.append(Refusal(index, name, f"{who}: {message}"))
+
+    for name in ("books", "open_books"):
+        for kind, count in getattr(entry, name).items():
+            if count and kind not in rules.book_bonuses:
+                refuse(
+                    f"{name}.{kind}", f"the {rules.name} rules have no {BOOK_LABELS[kind]} book."
+                )
+    if entry.open_books or entry.open_book_points:
+        if not rules.open_books_to_other_team:
+            name = "open_books" if entry.open_books else "open_book_points"
+            refuse(name, f"open books are not scored under the {rules.name} rules.")
+    if entry.red_threes_down and rules.red_three_down is None:
+        refuse("red_threes_down", f"red threes cannot be laid down under the {rules.name} rules.")
+    for bonus, count in entry.bonuses.items():
+        if count and bonus not in rules.extra_bonuses:
+            refuse(f"bonuses.{bonus}", f"the {rules.name} rules have no '{bonus}' bonus.")
+        elif count > side.players:
+            refuse(
+                f"bonuses.{bonus}",
+                f"{count} players {EXTRA_BONUSES[bonus]}, but the side has {side.players}.",
+            )
+    for name in POINT_FIELDS:
+        value = getattr(entry, name)
+        if value and value % 5:
+            refuse(name, f"{FIELD_LABELS[name]} of {value} is not a multiple of 5; every card is.")
+    if entry.went_out:
+        missing = _missing_books(rules, entry)
+        if missing:
+            needed = _describe(rules.books_to_go_out)
+            refuse("went_out", f"cannot go out without {needed}; missing {_describe(missing)}.")
+    return refusals
+
+
+def _missing_books(rules: RuleSet, entry: DealEntry) -> dict[str, int]:
+    held: dict[str, int] = {}
+    for kind, count in entry.books.items():
+        if kind in rules.book_bonuses:
+            held[rules.counts_as(kind)] = held.get(rules.counts_as(kind), 0) + count
+    return {
+        kind: needed - held.get(kind, 0)
+        for kind, needed in rules.books_to_go_out.items()
+        if needed > held.get(kind, 0)
+    }
+
+
+def _describe(books: Mapping[str, int]) -> str:
+    parts = [f"{n} {kind} book{'s' if n != 1 else ''}" for kind, n in books.items() if n]
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+
+
+def _check_decks(rules: RuleSet, decks: int, entries: Sequence[DealEntry]) -> list[Refusal]:
+    """The limits no honest entry can exceed, over all sides of one deal together."""
+    refusals: list[Refusal] = []
+    in_play = f"{decks} deck{'s' if decks != 1 else ''}"
+
+    def limit(name: str, what: str, entered: int, most: int, why: str) -> None:
+        if entered > most:
+            refusals.append(
+                Refusal(
+                    None, name, f"{entered:,} {what} entered, but {in_play} hold {most:,}{why}."
+                )
+            )
+
+    red_threes = sum(e.red_threes_down + e.red_threes_caught for e in entries)
+    limit("red_threes", "red threes", red_threes, DECK_RED_THREES * decks, "")
+    books: dict[str, int] = {}
+    for entry in entries:
+        for source in (entry.books, entry.open_books):
+            for kind, count in source.items():
+                books[kind] = books.get(kind, 0) + count
+    wilds = BOOK_SIZE * books.get("wild", 0) + books.get("dirty", 0)
+    limit(
+        "books",
+        "wild cards needed for the books",
+        wilds,
+        DECK_WILDS * decks,
+        " (7 in each wild book, at least 1 in each dirty book)",
+    )
+    naturals_per_dirty = max(0, BOOK_SIZE - rules.max_wilds_in_dirty_book)
+    naturals = BOOK_SIZE * (
+        books.get("clean", 0) + books.get("clean_sevens", 0)
+    ) + naturals_per_dirty * books.get("dirty", 0)
+    limit(
+        "books",
+        "natural cards needed for the books",
+        naturals,
+        DECK_NATURALS * decks,
+        f" (7 in each clean book, at least {naturals_per_dirty} in each dirty book)",
+    )
+    sevens = BOOK_SIZE * books.get("clean_sevens", 0)
+    limit("books.clean_sevens", "sevens needed for books of sevens", sevens, 4 * decks, "")
+    points = sum(e.melded(rules) + e.leftover(rules) + e.open_book_points for e in entries)
+    limit("card_points", "card points", points, DECK_POINTS * decks, "")
+    for category in CARD_CATEGORIES:
+        counted = sum(
+            (e.melded_cards or {}).get(category, 0) + (e.leftover_cards or {}).get(category, 0)
+            for e in entries
+        )
+        if category == "black_three":
+            counted += BOOK_SIZE * books.get("black_threes", 0)
+        label = CARD_LABELS[category]
+        why = " (7 in each book of black threes)" if category == "black_three" else ""
+        limit(f"cards.{category}", label, counted, DECK_CARDS[category] * decks, why)
+    return refusals
+
+
+def score_side(
+    rules: RuleSet, entry: DealEntry, other: DealEntry | None = None, other_name: str = ""
+) -> SideScore:
+    """A side's deal score; `other` is the opposing team whose open books move across."""
+    books = sum(rules.book_bonuses.get(kind, 0) * n for kind, n in entry.books.items())
+    down = entry.red_threes_down * (rules.red_three_down or 0)
+    caught = entry.red_threes_caught * rules.red_three_caught
+    melded, leftover = entry.melded(rules), entry.leftover(rules)
+    extras = sum(rules.extra_bonuses.get(b, 0) * n for b, n in entry.bonuses.items())
+    moved = 0
+    details = {
+        "books": _book_detail(rules, entry.books),
+        "red_threes": f"{entry.red_threes_down} laid down, {entry.red_threes_caught} caught",
+        "going_out": "went out" if entry.went_out else "",
+        "cards": f"{melded:,} melded − {leftover:,} left",
+        "extras": ", ".join(f"{n} × {EXTRA_BONUSES[b]}" for b, n in entry.bonuses.items() if n),
+        "moved": "",
+    }
+    if other is not None and rules.open_books_to_other_team:
+        moved = (
+            sum(rules.book_bonuses.get(kind, 0) * n for kind, n in other.open_books.items())
+            + other.open_book_points
+        )
+        if moved:
+            details["moved"] = (
+                f"{other_name}'s open books: {_book_detail(rules, other.open_books)}"
+                f" + {other.open_book_points:,} card points"
+            )
+    return SideScore(
+        books=books,
+        red_threes=down - caught,
+        going_out=rules.going_out_bonus if entry.went_out else 0,
+        cards=melded - leftover,
+        extras=extras,
+        moved=moved,
+        melded=melded,
+        leftover=leftover,
+        details=details,
+    )
+
+
+def _book_detail(rules: RuleSet, books: Mapping[str, int]) -> str:
+    return ", ".join(
+        f"{n} {BOOK_LABELS[kind]} × {rules.book_bonuses.get(kind, 0):,}"
+        for kind, n in books.items()
+        if n
+    )
+
+
+def score_deal(
+    rules: RuleSet, decks: int, sides: Sequence[Side], entries: Sequence[DealEntry]
+) -> list[SideScore]:
+    """Every side's score for one deal, or DealRefused with every reason."""
+    refusals = check_deal(rules, decks, sides, entries)
+    if refusals:
+        raise DealRefused(refusals)
+    scores = []
+    for index, entry in enumerate(entries):
+        other = None
+        if rules.open_books_to_other_team and len(entries) == 2:
+            other = entries[1 - index]
+        scores.append(score_side(rules, entry, other, sides[1 - index].name if other else ""))
+    return scores

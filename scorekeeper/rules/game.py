@@ -1,0 +1,172 @@
+"""A game's progress: running totals, minimums, the end and the winners, from its deals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .deal import DealEntry, DealRefused, Refusal, Side, SideScore, score_deal
+from .ruleset import MAX_DECKS, RuleSet
+
+MAX_SIDES = 12
+MAX_PLAYERS_PER_SIDE = 6
+MAX_NAME = 60
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """One deal as played: each side's score, minimum, warnings and total after it."""
+
+    number: int
+    scores: list[SideScore]
+    minimums: list[int]
+    totals: list[int]
+    warnings: list[str]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a game stands after its deals."""
+
+    deals: list[DealResult]
+    totals: list[int]
+    minimums: list[int]
+    finished: bool
+    winners: list[int]
+
+    @property
+    def next_deal(self) -> int:
+        """The number the next deal would have."""
+        return len(self.deals) + 1
+
+
+def check_setup(rules: RuleSet, decks: int, sides: Sequence[Side]) -> list[Refusal]:
+    """Every reason a game cannot start with these sides and decks."""
+    refusals: list[Refusal] = []
+    if len(sides) < rules.min_sides:
+        refusals.append(
+            Refusal(None, "sides", f"The {rules.name} rules need at least {rules.min_sides} sides.")
+        )
+    most = min(rules.max_sides or MAX_SIDES, MAX_SIDES)
+    if len(sides) > most:
+        refusals.append(
+            Refusal(None, "sides", f"The {rules.name} rules take at most {most} sides.")
+        )
+    if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
+        refusals.append(
+            Refusal(None, "decks", f"Decks must be a whole number from 1 to {MAX_DECKS}.")
+        )
+    seen: set[str] = set()
+    for index, side in enumerate(sides):
+        name = side.name.strip()
+        if not name:
+            refusals.append(Refusal(index, "name", f"Side {index + 1} needs a name."))
+        elif len(name) > MAX_NAME:
+            refusals.append(
+                Refusal(index, "name", f"Side {index + 1}'s name is over {MAX_NAME} characters.")
+            )
+        elif name.casefold() in seen:
+            refusals.append(Refusal(index, "name", f"Two sides are called {name}."))
+        seen.add(name.casefold())
+        if not 1 <= side.players <= MAX_PLAYERS_PER_SIDE:
+            refusals.append(
+                Refusal(
+                    index,
+                    "players",
+                    f"{name or 'A side'} needs 1 to {MAX_PLAYERS_PER_SIDE} players.",
+                )
+            )
+    return refusals
+
+
+def play(
+    rules: RuleSet,
+    decks: int,
+    sides: Sequence[Side],
+    deals: Sequence[Sequence[DealEntry]],
+    corrected: int | None = None,
+) -> Progress:
+    """Score every deal in order; DealRefused names the deal that cannot stand.
+
+    `corrected` is the number of a deal just changed, so a refusal can say so.
+    """
+    totals = [0] * len(sides)
+    results: list[DealResult] = []
+    finished, winners = False, []
+    for number, entries in enumerate(deals, start=1):
+        if finished:
+            raise DealRefused([_after_end(number - 1, len(deals), corrected, sides, winners)])
+        minimums = [rules.opening_minimum(number, total) for total in totals]
+        try:
+            scores = score_deal(rules, decks, sides, entries)
+        except DealRefused as refused:
+            if corrected is None or corrected == number:
+                raise
+            raise DealRefused(
+                [Refusal(None, "deal", f"Deal {number} no longer adds up: {refused}")]
+            ) from refused
+        totals = [total + score.total for total, score in zip(totals, scores, strict=True)]
+        warnings = [
+            f"{side.name} melded {score.melded:,}, below the {minimum:,} needed to open: check."
+            for side, score, minimum in zip(sides, scores, minimums, strict=True)
+            if 0 < score.melded < minimum
+        ]
+        results.append(DealResult(number, scores, minimums, list(totals), warnings))
+        finished, winners = _end(rules, number, totals)
+    next_minimums = [rules.opening_minimum(len(deals) + 1, total) for total in totals]
+    return Progress(results, totals, next_minimums, finished, winners)
+
+
+def _end(rules: RuleSet, number: int, totals: list[int]) -> tuple[bool, list[int]]:
+    """Whether the game ends after this deal, and who won."""
+    over = (rules.end_after_deals is not None and number >= rules.end_after_deals) or (
+        rules.target_score is not None and max(totals) >= rules.target_score
+    )
+    if not over:
+        return False, []
+    best = max(totals)
+    winners = [index for index, total in enumerate(totals) if total == best]
+    if len(winners) > 1 and rules.tie_rule == "play_on":
+        return False, []
+    return True, winners
+
+
+def _after_end(
+    ended: int, count: int, corrected: int | None, sides: Sequence[Side], winners: list[int]
+) -> Refusal:
+    names = " and ".join(sides[i].name for i in winners)
+    if corrected is not None and corrected <= ended < count:
+        follow = f"deal {ended + 1}" if ended + 1 == count else f"deals {ended + 1} to {count}"
+        return Refusal(
+            None,
+            "deal",
+            f"This correction would end the game after deal {ended} ({names} winning), "
+            f"but {follow} already follow it.",
+        )
+    return Refusal(
+        None, "deal", f"The game is over: {names} won after deal {ended}. No deal can be added."
+    )
+
+
+def add_deal(
+    rules: RuleSet,
+    decks: int,
+    sides: Sequence[Side],
+    deals: Sequence[Sequence[DealEntry]],
+    entries: Sequence[DealEntry],
+) -> Progress:
+    """The game with one more deal, or DealRefused."""
+    return play(rules, decks, sides, [*deals, entries])
+
+
+def correct_deal(
+    rules: RuleSet,
+    decks: int,
+    sides: Sequence[Side],
+    deals: Sequence[Sequence[DealEntry]],
+    number: int,
+    entries: Sequence[DealEntry],
+) -> Progress:
+    """The game with deal `number` replaced, everything after it recomputed, or DealRefused."""
+    changed = [*deals[: number - 1], entries, *deals[number:]]
+    return play(rules, decks, sides, changed, corrected=number)

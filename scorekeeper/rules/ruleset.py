@@ -1,0 +1,302 @@
+"""Rule sets as data: every number a club may change, and how house rules apply."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+# The card categories a side counts its cards by, in the order a score sheet lists them.
+CARD_CATEGORIES: tuple[str, ...] = (
+    "joker",
+    "two",
+    "ace",
+    "eight_to_king",
+    "four_to_seven",
+    "black_three",
+)
+CARD_LABELS: dict[str, str] = {
+    "joker": "jokers",
+    "two": "twos",
+    "ace": "aces",
+    "eight_to_king": "eights to kings",
+    "four_to_seven": "fours to sevens",
+    "black_three": "black threes",
+}
+
+# Every kind of book any rulebook knows; a rule set scores a subset of them.
+BOOK_KINDS: tuple[str, ...] = ("clean", "dirty", "wild", "clean_sevens", "black_threes")
+BOOK_LABELS: dict[str, str] = {
+    "clean": "clean",
+    "dirty": "dirty",
+    "wild": "wild",
+    "clean_sevens": "clean sevens",
+    "black_threes": "black threes",
+}
+# The kinds of book a rule set can require before a side may go out.
+GOING_OUT_KINDS: tuple[str, ...] = ("clean", "dirty", "wild")
+# What a book of each kind counts as toward going out, unless a rule set says otherwise.
+DEFAULT_COUNTS_AS: dict[str, str] = {
+    "clean": "clean",
+    "dirty": "dirty",
+    "wild": "wild",
+    "clean_sevens": "clean",
+    "black_threes": "clean",
+}
+EXTRA_BONUSES: dict[str, str] = {"exact_22": "picked up exactly 22 cards"}
+
+MINIMUM_BASES = ("deal", "total")
+TIE_RULES = ("share", "play_on")
+
+# Bounds that keep a house rule sane; nothing at a real table comes near them.
+MAX_RULE_NUMBER = 100_000
+MAX_DECKS = 20
+MAX_DEALS = 50
+
+
+class RulesError(ValueError):
+    """House rules that cannot be played: one message per problem."""
+
+    def __init__(self, messages: list[str]) -> None:
+        super().__init__("; ".join(messages))
+        self.messages = messages
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every number and choice of one rulebook, as plain data."""
+
+    key: str
+    name: str
+    summary: str
+    rulebook: str
+    sides_note: str
+    card_values: Mapping[str, int]
+    book_bonuses: Mapping[str, int]
+    max_wilds_in_dirty_book: int
+    red_three_down: int | None
+    red_three_caught: int
+    going_out_bonus: int
+    books_to_go_out: Mapping[str, int]
+    minimum_basis: str
+    # (from, minimum) steps: from a deal number, or from a running total.
+    opening_minimums: tuple[tuple[int, int], ...]
+    end_after_deals: int | None
+    target_score: int | None
+    # (from players, decks per player, plus) steps for the default number of decks.
+    default_decks: tuple[tuple[int, int, int], ...]
+    hand_size: int
+    foot_size: int
+    discard_pickup: str
+    min_sides: int = 2
+    max_sides: int | None = None
+    min_default_decks: int = 1
+    book_counts_as: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_COUNTS_AS))
+    extra_bonuses: Mapping[str, int] = field(default_factory=dict)
+    tie_rule: str = "share"
+    open_books_to_other_team: bool = False
+    open_melds: str = ""
+    rulings: tuple[str, ...] = ()
+
+    def opening_minimum(self, deal_number: int, total: int) -> int:
+        """The least a side's first meld must count in the given deal."""
+        basis = deal_number if self.minimum_basis == "deal" else total
+        minimum = self.opening_minimums[0][1]
+        for start, value in self.opening_minimums:
+            if basis >= start:
+                minimum = value
+        return minimum
+
+    def decks_for(self, players: int) -> int:
+        """The default number of decks for a table of this many players."""
+        per_player, plus = self.default_decks[0][1:]
+        for start, step_per_player, step_plus in self.default_decks:
+            if players >= start:
+                per_player, plus = step_per_player, step_plus
+        return max(self.min_default_decks, per_player * players + plus)
+
+    def counts_as(self, kind: str) -> str:
+        """What a book of this kind counts as toward going out."""
+        return self.book_counts_as.get(kind, DEFAULT_COUNTS_AS[kind])
+
+    def with_house_rules(self, overrides: Mapping[str, Any] | None) -> RuleSet:
+        """This rule set with a club's changes applied, each one checked."""
+        if not overrides:
+            return self
+        if not isinstance(overrides, Mapping):
+            raise RulesError(["House rules must be given as named rules and their values."])
+        errors: list[str] = []
+        changes: dict[str, Any] = {}
+        for name, value in overrides.items():
+            setter = _OVERRIDES.get(name)
+            if setter is None:
+                errors.append(f"There is no rule called '{name}' that a club can change.")
+                continue
+            try:
+                changes[name] = setter(self, name, value)
+            except RulesError as exc:
+                errors.extend(exc.messages)
+        if errors:
+            raise RulesError(errors)
+        changed = dataclasses.replace(self, **changes)
+        changed.check()
+        return changed
+
+    def check(self) -> None:
+        """Refuse a combination of rules that no game could be played under."""
+        errors: list[str] = []
+        if self.end_after_deals is None and self.target_score is None:
+            errors.append("A game needs an end: a number of deals, a target score, or both.")
+        if self.open_books_to_other_team and self.max_sides != 2:
+            errors.append("Open books can only go to the other team when exactly two sides play.")
+        for kind, needed in self.books_to_go_out.items():
+            if needed and not any(self.counts_as(k) == kind for k in self.book_bonuses):
+                errors.append(
+                    f"Going out needs {needed} {kind} book(s), but no {kind} book is scored."
+                )
+        starts = [start for start, _ in self.opening_minimums]
+        if starts != sorted(set(starts)):
+            errors.append("Opening minimums must be listed in rising order, each step once.")
+        if errors:
+            raise RulesError(errors)
+
+    def house_rule_fields(self) -> dict[str, Any]:
+        """The rules a club may change, with this rule set's values (as overrides take them)."""
+        return {name: _export(getattr(self, name)) for name in _OVERRIDES}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every parameter, in JSON-friendly form."""
+        data = {f.name: _export(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        data["book_counts_as"] = {k: self.counts_as(k) for k in self.book_bonuses}
+        return data
+
+
+def _export(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, tuple):
+        return [_export(v) for v in value]
+    return value
+
+
+def _is_int(value: Any) -> bool:
+    # bool is an int in Python, but "true" is not a number of points.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(name: str, value: Any, *, low: int = 0, high: int = MAX_RULE_NUMBER) -> int:
+    if not _is_int(value):
+        raise RulesError([f"{name} must be a whole number, not {value!r}."])
+    if not low <= value <= high:
+        raise RulesError([f"{name} must be between {low:,} and {high:,}, not {value:,}."])
+    return value
+
+
+def _set_number(rules: RuleSet, name: str, value: Any) -> int:
+    low = 1 if name in ("hand_size", "foot_size", "min_default_decks") else 0
+    high = {"max_wilds_in_dirty_book": 6, "min_default_decks": MAX_DECKS}.get(name, MAX_RULE_NUMBER)
+    return _number(name, value, low=low, high=high)
+
+
+def _set_optional(low: int, high: int):
+    def setter(rules: RuleSet, name: str, value: Any) -> int | None:
+        if value is None:
+            return None
+        return _number(name, value, low=low, high=high)
+
+    return setter
+
+
+def _set_mapping(universe: tuple[str, ...], *, removable: bool, multiple_of: int = 1):
+    def setter(rules: RuleSet, name: str, value: Any) -> dict[str, int]:
+        if not isinstance(value, Mapping):
+            raise RulesError([f"{name} must map names to numbers, not {value!r}."])
+        merged = dict(getattr(rules, name))
+        errors: list[str] = []
+        for key, number in value.items():
+            if key not in universe:
+                errors.append(f"{name} has no '{key}'; it knows {', '.join(universe)}.")
+            elif number is None and removable:
+                merged.pop(key, None)
+            else:
+                try:
+                    merged[key] = _number(f"{name}.{key}", number)
+                except RulesError as exc:
+                    errors.extend(exc.messages)
+                    continue
+                if number % multiple_of:
+                    errors.append(
+                        f"{name}.{key} must be a multiple of {multiple_of}, so that card "
+                        f"points can be checked, not {number:,}."
+                    )
+        if errors:
+            raise RulesError(errors)
+        return merged
+
+    return setter
+
+
+def _set_counts_as(rules: RuleSet, name: str, value: Any) -> dict[str, str]:
+    if not isinstance(value, Mapping):
+        raise RulesError([f"{name} must map book kinds to clean, dirty or wild."])
+    merged = dict(rules.book_counts_as)
+    for kind, counts in value.items():
+        if kind not in BOOK_KINDS or counts not in GOING_OUT_KINDS:
+            raise RulesError([f"{name}.{kind} cannot count as {counts!r}."])
+        merged[kind] = counts
+    return merged
+
+
+def _set_minimums(rules: RuleSet, name: str, value: Any) -> tuple[tuple[int, int], ...]:
+    # A plain list is a schedule by deal (deal 1, 2, ...); pairs are [from, minimum] steps.
+    if not isinstance(value, list | tuple) or not value:
+        raise RulesError([f"{name} must be a list of minimums, not {value!r}."])
+    if all(_is_int(v) for v in value):
+        steps = [(number, v) for number, v in enumerate(value, start=1)]
+    elif all(isinstance(v, list | tuple) and len(v) == 2 for v in value):
+        steps = [tuple(v) for v in value]
+    else:
+        raise RulesError([f"{name} must be a list of numbers or of [from, minimum] pairs."])
+    checked = []
+    for start, minimum in steps:
+        low = -MAX_RULE_NUMBER
+        checked.append((_number(f"{name} step", start, low=low), _number(f"{name}", minimum)))
+    return tuple(checked)
+
+
+def _set_choice(choices: tuple[str, ...]):
+    def setter(rules: RuleSet, name: str, value: Any) -> str:
+        if value not in choices:
+            raise RulesError([f"{name} must be one of {', '.join(choices)}, not {value!r}."])
+        return value
+
+    return setter
+
+
+def _set_flag(rules: RuleSet, name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise RulesError([f"{name} must be true or false, not {value!r}."])
+    return value
+
+
+# The rules a club may change, each with the check its value must pass.
+_OVERRIDES = {
+    "card_values": _set_mapping(CARD_CATEGORIES, removable=False, multiple_of=5),
+    "book_bonuses": _set_mapping(BOOK_KINDS, removable=True),
+    "book_counts_as": _set_counts_as,
+    "max_wilds_in_dirty_book": _set_number,
+    "red_three_down": _set_optional(0, MAX_RULE_NUMBER),
+    "red_three_caught": _set_number,
+    "going_out_bonus": _set_number,
+    "books_to_go_out": _set_mapping(GOING_OUT_KINDS, removable=False),
+    "extra_bonuses": _set_mapping(tuple(EXTRA_BONUSES), removable=True),
+    "minimum_basis": _set_choice(MINIMUM_BASES),
+    "opening_minimums": _set_minimums,
+    "end_after_deals": _set_optional(1, MAX_DEALS),
+    "target_score": _set_optional(1, 10 * MAX_RULE_NUMBER),
+    "tie_rule": _set_choice(TIE_RULES),
+    "hand_size": _set_number,
+    "foot_size": _set_number,
+    "open_books_to_other_team": _set_flag,
+}
