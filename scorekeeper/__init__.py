@@ -1,0 +1,94 @@
+"""Hand and Foot scorekeeper: the app factory."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+HERE = Path(__file__).resolve().parent
+# Templates and static files sit beside the package in a checkout; a wheel carries them inside.
+ROOT = HERE.parent if (HERE.parent / "templates").is_dir() else HERE
+
+
+def database_url(instance_path: str) -> str:
+    """The database to use: DATABASE_URL if set, else SQLite in the instance folder."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url:
+        return f"sqlite:///{Path(instance_path) / 'scorekeeper.sqlite'}"
+    # Hosting services hand out postgres:// URLs; SQLAlchemy wants a driver named.
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app: config, database, blueprints, error pages and commands."""
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SECRET_KEY=os.environ.get("SECRET_KEY", "dev"),
+        SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        MAX_CONTENT_LENGTH=256 * 1024,
+        WTF_CSRF_TIME_LIMIT=None,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+
+    from . import cli, errors
+    from .db import db, migrate
+    from .web import api, games, home, rulecards
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(HERE / "migrations"))
+    _sqlite_pragmas(app)
+    from flask_wtf.csrf import CSRFProtect
+
+    csrf = CSRFProtect(app)
+    csrf.exempt(api.bp)
+    for blueprint in (home.bp, games.bp, rulecards.bp, api.bp):
+        app.register_blueprint(blueprint)
+    errors.register(app)
+    cli.register(app)
+    _template_globals(app)
+    return app
+
+
+def _template_globals(app: Flask) -> None:
+    """The game's names, for templates that label cards, books and bonuses."""
+    from .rules.ruleset import BOOK_LABELS, CARD_CATEGORIES, CARD_LABELS, EXTRA_BONUSES
+
+    app.jinja_env.globals.update(
+        card_labels=CARD_LABELS,
+        book_labels=BOOK_LABELS,
+        extra_labels=EXTRA_BONUSES,
+        card_categories=CARD_CATEGORIES,
+    )
+
+
+def _sqlite_pragmas(app: Flask) -> None:
+    """Foreign keys on for every SQLite connection (they are off by default)."""
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        return
+    from sqlalchemy import event
+
+    from .db import db
+
+    with app.app_context():
+
+        @event.listens_for(db.engine, "connect")
+        def _on_connect(dbapi_connection, _record) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()

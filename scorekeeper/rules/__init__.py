@@ -10,7 +10,16 @@ from .deal import (
     score_deal,
     score_side,
 )
-from .game import DealResult, Progress, add_deal, check_setup, correct_deal, play
+from .game import (
+    DealResult,
+    GameOver,
+    Progress,
+    add_deal,
+    check_setup,
+    correct_deal,
+    play,
+)
+from .house import Knob, knobs, overrides_from
 from .presets import PRESETS, ruleset
 from .ruleset import (
     BOOK_KINDS,
@@ -30,6 +39,8 @@ __all__ = [
     "DealEntry",
     "DealRefused",
     "DealResult",
+    "GameOver",
+    "Knob",
     "Progress",
     "Refusal",
     "RuleSet",
@@ -40,6 +51,8 @@ __all__ = [
     "check_deal",
     "check_setup",
     "correct_deal",
+    "knobs",
+    "overrides_from",
     "play",
     "ruleset",
     "score_deal",

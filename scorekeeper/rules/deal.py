@@ -12,7 +12,7 @@ from .ruleset import BOOK_KINDS, BOOK_LABELS, CARD_CATEGORIES, CARD_LABELS, EXTR
 DECK_WILDS = 6
 DECK_RED_THREES = 2
 DECK_NATURALS = 44
-DECK_POINTS = 590
+DECK_POINTS = 590  # with the standard card values
 DECK_CARDS = {
     "joker": 2,
     "two": 4,
@@ -236,9 +236,17 @@ def _parse_counts(name: str, value: Any, refuse) -> dict[str, int]:
         path = f"{name}.{kind}"
         if kind not in universe:
             refuse(path, f"'{kind}' is not one of the {FIELD_LABELS[name]}: {', '.join(universe)}.")
-        elif _whole(path, f"{FIELD_LABELS[name]}: {labels[kind]}", number, refuse):
+        elif _whole(path, _kind_label(name, labels[kind]), number, refuse):
             counts[kind] = number
     return counts
+
+
+def _kind_label(name: str, kind: str) -> str:
+    if name in ("books", "open_books"):
+        return f"{kind} {FIELD_LABELS[name]}"
+    if name == "bonuses":
+        return f"players who {kind}"
+    return f"{FIELD_LABELS[name]}: {kind}"
 
 
 def check_deal(
@@ -359,7 +367,9 @@ def _check_decks(rules: RuleSet, decks: int, entries: Sequence[DealEntry]) -> li
     sevens = BOOK_SIZE * books.get("clean_sevens", 0)
     limit("books.clean_sevens", "sevens needed for books of sevens", sevens, 4 * decks, "")
     points = sum(e.melded(rules) + e.leftover(rules) + e.open_book_points for e in entries)
-    limit("card_points", "card points", points, DECK_POINTS * decks, "")
+    # 590 with the standard card values; a club's changed values change what a deck is worth.
+    deck_points = sum(n * rules.card_values.get(c, 0) for c, n in DECK_CARDS.items())
+    limit("card_points", "card points", points, deck_points * decks, "")
     for category in CARD_CATEGORIES:
         counted = sum(
             (e.melded_cards or {}).get(category, 0) + (e.leftover_cards or {}).get(category, 0)

@@ -13,6 +13,10 @@ MAX_PLAYERS_PER_SIDE = 6
 MAX_NAME = 60
 
 
+class GameOver(DealRefused):
+    """A deal offered to a game that has already ended."""
+
+
 @dataclass(frozen=True)
 class DealResult:
     """One deal as played: each side's score, minimum, warnings and total after it."""
@@ -95,7 +99,10 @@ def play(
     finished, winners = False, []
     for number, entries in enumerate(deals, start=1):
         if finished:
-            raise DealRefused([_after_end(number - 1, len(deals), corrected, sides, winners)])
+            refusal = _after_end(number - 1, len(deals), corrected, sides, winners)
+            if corrected is not None and corrected < number:
+                raise DealRefused([refusal])
+            raise GameOver([refusal])
         minimums = [rules.opening_minimum(number, total) for total in totals]
         try:
             scores = score_deal(rules, decks, sides, entries)

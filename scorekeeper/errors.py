@@ -1,0 +1,41 @@
+"""Error pages: a friendly page for people, JSON for API clients, never a traceback."""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+MESSAGES = {
+    400: "That request could not be read.",
+    404: "There is nothing here. The game or page may have been removed, or the link mistyped.",
+    405: "That page cannot be used that way.",
+    409: "That clashes with what is already saved.",
+    413: "That is far more than a score sheet needs.",
+    415: "Send JSON, with the Content-Type application/json.",
+    500: "Something went wrong on our side. Nothing you entered was changed.",
+}
+
+
+def wants_json() -> bool:
+    """API paths answer in JSON."""
+    return request.path.startswith("/api/")
+
+
+def register(app: Flask) -> None:
+    """Install the handlers."""
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        code = exc.code or 500
+        message = MESSAGES.get(code, exc.description or "That did not work.")
+        if isinstance(exc, CSRFError):
+            message = "This form has expired. Go back, reload the page and enter it again."
+        if wants_json():
+            return jsonify(errors=[{"side": None, "field": None, "message": message}]), code
+        return render_template("error.html", code=code, message=message), code
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):
+        app.logger.exception("Unhandled error")
+        return http_error(InternalServerError())

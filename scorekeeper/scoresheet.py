@@ -1,0 +1,308 @@
+"""The score sheet: games kept in the database, scored by the rules engine.
+
+Pages and the JSON API both come through here, so neither computes a score itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from . import rules as engine
+from .db import db
+from .models import Deal, DealScore, Game, Player, Side
+from .rules import DealEntry, DealRefused, Progress, Refusal, RulesError, RuleSet
+from .rules.game import MAX_NAME
+
+
+class GameRefused(ValueError):
+    """A game that cannot start as asked, with every reason."""
+
+    def __init__(self, refusals: list[Refusal]) -> None:
+        super().__init__("; ".join(r.message for r in refusals))
+        self.refusals = refusals
+
+
+class StaleDeal(ValueError):
+    """A correction made from an older version of the deal than the one saved."""
+
+    def __init__(self, deal: Deal, version: int) -> None:
+        super().__init__(
+            f"Deal {deal.number} was changed meanwhile (now version {deal.version}, "
+            f"the correction was made to version {version})."
+        )
+        self.deal = deal
+
+
+@dataclass(frozen=True)
+class SideSetup:
+    """A side as someone asked for it at the start of a game."""
+
+    name: str
+    players: list[str]
+
+
+def entries_from(scores: Any, game: Game) -> list[DealEntry]:
+    """One entry per side from JSON-like data, or DealRefused naming every bad figure."""
+    if not isinstance(scores, list):
+        raise DealRefused([Refusal(None, "scores", "Give 'scores': one entry per side.")])
+    names = [side.name for side in game.sides]
+    entries, refusals = [], []
+    for index, entry in enumerate(scores):
+        try:
+            entries.append(DealEntry.from_dict(entry, index))
+        except DealRefused as exc:
+            who = names[index] if index < len(names) else f"Entry {index + 1}"
+            refusals.extend(Refusal(r.side, r.field, f"{who}: {r.message}") for r in exc.refusals)
+    if refusals:
+        raise DealRefused(refusals)
+    return entries
+
+
+def rules_of(game: Game) -> RuleSet:
+    """The game's rule set with its house rules."""
+    return engine.ruleset(game.ruleset, game.house_rules or None)
+
+
+def sides_of(game: Game) -> list[engine.Side]:
+    """The game's sides as the engine sees them."""
+    return [engine.Side(side.name, max(1, len(side.players))) for side in game.sides]
+
+
+def entries_of(game: Game) -> list[list[DealEntry]]:
+    """Every saved deal's entries, in deal and side order."""
+    return [[DealEntry.from_dict(score.entry) for score in deal.scores] for deal in game.deals]
+
+
+def progress_of(game: Game) -> Progress:
+    """Where the game stands, recomputed from its deals."""
+    return engine.play(rules_of(game), game.decks, sides_of(game), entries_of(game))
+
+
+def get_game(game_id: int) -> Game | None:
+    """A game by id, or None."""
+    return db.session.get(Game, game_id)
+
+
+def recent_games(*, finished: bool, limit: int = 20) -> Sequence[Game]:
+    """Games in progress, or recently finished, newest first."""
+    done = Game.finished_at.is_not(None) if finished else Game.finished_at.is_(None)
+    query = select(Game).where(done).order_by(Game.updated_at.desc(), Game.id.desc()).limit(limit)
+    return db.session.execute(query).scalars().all()
+
+
+def start_game(
+    ruleset_key: str,
+    sides: Sequence[SideSetup],
+    decks: int | None = None,
+    house_rules: dict[str, Any] | None = None,
+) -> Game:
+    """Create a game, or GameRefused saying what is wrong."""
+    if ruleset_key not in engine.PRESETS:
+        known = ", ".join(engine.PRESETS)
+        raise GameRefused([Refusal(None, "ruleset", f"No rule set '{ruleset_key}'; try {known}.")])
+    try:
+        rules = engine.ruleset(ruleset_key, house_rules)
+    except RulesError as exc:
+        raise GameRefused([Refusal(None, "rules", m) for m in exc.messages]) from exc
+    players = sum(max(1, len(side.players)) for side in sides)
+    if decks is None:
+        decks = rules.decks_for(players)
+    table = [engine.Side(side.name.strip(), max(1, len(side.players))) for side in sides]
+    refusals = engine.check_setup(rules, decks, table)
+    for index, side in enumerate(sides):
+        for name in side.players:
+            if not name.strip() or len(name.strip()) > MAX_NAME:
+                refusals.append(
+                    Refusal(index, "players", f"{side.name}: each player needs a short name.")
+                )
+                break
+    if refusals:
+        raise GameRefused(refusals)
+    game = Game(ruleset=ruleset_key, house_rules=dict(house_rules or {}), decks=decks)
+    for position, side in enumerate(sides):
+        names = [n.strip() for n in side.players] or [side.name.strip()]
+        game.sides.append(
+            Side(
+                position=position,
+                name=side.name.strip(),
+                players=[Player(position=i, name=n) for i, n in enumerate(names)],
+            )
+        )
+    db.session.add(game)
+    db.session.commit()
+    return game
+
+
+def add_deal(game: Game, entries: Sequence[DealEntry]) -> Deal:
+    """Score and save the next deal, or DealRefused with nothing saved."""
+    progress = engine.add_deal(
+        rules_of(game), game.decks, sides_of(game), entries_of(game), entries
+    )
+    deal = Deal(number=progress.next_deal - 1, version=1)
+    game.deals.append(deal)
+    _store(game, deal, entries, progress)
+    return deal
+
+
+def correct_deal(
+    game: Game, number: int, entries: Sequence[DealEntry], version: int | None = None
+) -> Deal:
+    """Replace deal `number` and recompute everything after it, or refuse with nothing saved."""
+    deal = game.deals[number - 1]
+    if version is not None and version != deal.version:
+        raise StaleDeal(deal, version)
+    progress = engine.correct_deal(
+        rules_of(game), game.decks, sides_of(game), entries_of(game), number, entries
+    )
+    deal.version += 1
+    _store(game, deal, entries, progress)
+    return deal
+
+
+def preview_deal(
+    game: Game, entries: Sequence[DealEntry], number: int | None = None
+) -> engine.DealResult:
+    """The breakdown a deal would get, without saving it (DealRefused if it would be refused)."""
+    deals = entries_of(game)
+    if number is None:
+        progress = engine.add_deal(rules_of(game), game.decks, sides_of(game), deals, entries)
+        return progress.deals[-1]
+    progress = engine.correct_deal(
+        rules_of(game), game.decks, sides_of(game), deals, number, entries
+    )
+    return progress.deals[number - 1]
+
+
+def _store(game: Game, deal: Deal, entries: Sequence[DealEntry], progress: Progress) -> None:
+    by_side = {score.side_position: score for score in deal.scores}
+    for side, entry, score in zip(
+        game.sides, entries, progress.deals[deal.number - 1].scores, strict=True
+    ):
+        row = by_side.get(side.position)
+        if row is None:
+            row = DealScore(side=side, side_position=side.position, entry={}, total=0)
+            deal.scores.append(row)
+        row.entry = entry.to_dict()
+        row.total = score.total
+    game.finished_at = (game.finished_at or _now()) if progress.finished else None
+    game.updated_at = _now()
+    db.session.commit()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def game_state(game: Game, progress: Progress | None = None) -> dict[str, Any]:
+    """The game as the JSON API shows it."""
+    progress = progress or progress_of(game)
+    return {
+        "id": game.id,
+        "url": f"/games/{game.id}",
+        "ruleset": game.ruleset,
+        "house_rules": game.house_rules or {},
+        "decks": game.decks,
+        "finished": progress.finished,
+        "winners": [game.sides[i].name for i in progress.winners],
+        "next_deal": None if progress.finished else progress.next_deal,
+        "sides": [
+            {
+                "name": side.name,
+                "players": [p.name for p in side.players],
+                "total": total,
+                "opening_minimum": minimum,
+            }
+            for side, total, minimum in zip(
+                game.sides, progress.totals, progress.minimums, strict=True
+            )
+        ],
+        "deals": [
+            {
+                "number": deal.number,
+                "version": deal.version,
+                "warnings": result.warnings,
+                "scores": [
+                    {
+                        "side": side.name,
+                        "total": score.total,
+                        "running_total": running,
+                        "opening_minimum": minimum,
+                        "breakdown": score.breakdown(),
+                        "entry": row.entry,
+                    }
+                    for side, score, running, minimum, row in zip(
+                        game.sides,
+                        result.scores,
+                        result.totals,
+                        result.minimums,
+                        deal.scores,
+                        strict=True,
+                    )
+                ],
+            }
+            for deal, result in zip(game.deals, progress.deals, strict=True)
+        ],
+    }
+
+
+__all__ = [
+    "DealRefused",
+    "GameRefused",
+    "SideSetup",
+    "StaleDeal",
+    "GameSummary",
+    "add_deal",
+    "changed_rules",
+    "summary",
+    "correct_deal",
+    "entries_from",
+    "game_state",
+    "get_game",
+    "preview_deal",
+    "progress_of",
+    "recent_games",
+    "rules_of",
+    "start_game",
+]
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A line for a list of games."""
+
+    game: Game
+    rules: RuleSet
+    sides: list[tuple[str, int]]
+    deals: int
+    finished: bool
+
+
+def summary(game: Game) -> GameSummary:
+    """A game in brief, from the totals the engine stored."""
+    totals = {side.position: 0 for side in game.sides}
+    for deal in game.deals:
+        for row in deal.scores:
+            totals[row.side_position] += row.total
+    return GameSummary(
+        game=game,
+        rules=rules_of(game),
+        sides=[(side.name, totals[side.position]) for side in game.sides],
+        deals=len(game.deals),
+        finished=game.finished_at is not None,
+    )
+
+
+def changed_rules(game: Game) -> list[tuple[str, int, int]]:
+    """The house rules of a game: (what, the preset's number, the game's number)."""
+    preset = {k.path: k for k in engine.knobs(engine.PRESETS[game.ruleset])}
+    played = {k.path: k for k in engine.knobs(rules_of(game))}
+    return [
+        (knob.label, preset[path].value if path in preset else 0, knob.value)
+        for path, knob in played.items()
+        if path not in preset or preset[path].value != knob.value
+    ]

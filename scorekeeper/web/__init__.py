@@ -1,0 +1,1 @@
+"""The web layer: blueprints by feature."""

@@ -1,0 +1,152 @@
+"""JSON API v1: rule sets, games and deals, for other clients and acceptance checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, request, url_for
+from werkzeug.exceptions import BadRequest
+
+from .. import rules as engine
+from .. import scoresheet
+from ..models import Game
+from ..rules import DealRefused, GameOver, Refusal
+from .openapi import openapi_document
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+def refused(refusals: list[Refusal], status: int = 422):
+    """A 422 naming every refused figure."""
+    return jsonify(errors=[r.to_dict() for r in refusals]), status
+
+
+def body() -> dict[str, Any]:
+    """The request's JSON object; 415 if it is not JSON, 400 if it does not parse."""
+    if not request.is_json:
+        abort(415)
+    try:
+        data = request.get_json()
+    except BadRequest:
+        abort(400)
+    if not isinstance(data, dict):
+        abort(400)
+    return data
+
+
+def game_or_404(game_id: int) -> Game:
+    """The game, or a 404."""
+    game = scoresheet.get_game(game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+@bp.get("/openapi.json")
+def openapi():
+    """The OpenAPI document of this API."""
+    return jsonify(openapi_document())
+
+
+@bp.get("/rulesets")
+def rulesets():
+    """Every preset, in brief."""
+    return jsonify(
+        [
+            {
+                "key": r.key,
+                "name": r.name,
+                "summary": r.summary,
+                "url": url_for(".ruleset", key=r.key),
+            }
+            for r in engine.PRESETS.values()
+        ]
+    )
+
+
+@bp.get("/rulesets/<key>")
+def ruleset(key: str):
+    """One preset with every parameter."""
+    if key not in engine.PRESETS:
+        abort(404)
+    return jsonify(engine.PRESETS[key].to_dict())
+
+
+@bp.post("/games")
+def create_game():
+    """Start a game: 201 with its state, or 422 naming what is wrong."""
+    data = body()
+    try:
+        sides = _sides(data.get("sides"))
+        decks = data.get("decks")
+        if decks is not None and (isinstance(decks, bool) or not isinstance(decks, int)):
+            raise scoresheet.GameRefused([Refusal(None, "decks", "Decks must be a whole number.")])
+        if not isinstance(data.get("ruleset"), str):
+            raise scoresheet.GameRefused([Refusal(None, "ruleset", "Name a rule set by its key.")])
+        game = scoresheet.start_game(data["ruleset"], sides, decks, data.get("rules") or None)
+    except scoresheet.GameRefused as exc:
+        return refused(exc.refusals)
+    response = jsonify(scoresheet.game_state(game))
+    response.headers["Location"] = url_for(".game", game_id=game.id)
+    return response, 201
+
+
+def _sides(value: Any) -> list[scoresheet.SideSetup]:
+    if not isinstance(value, list) or len(value) < 2:
+        raise scoresheet.GameRefused(
+            [Refusal(None, "sides", "Give at least two sides, each with a name.")]
+        )
+    sides, refusals = [], []
+    for index, side in enumerate(value):
+        name = side.get("name") if isinstance(side, dict) else None
+        players = side.get("players", []) if isinstance(side, dict) else None
+        if not isinstance(name, str):
+            refusals.append(Refusal(index, "name", f"Side {index + 1} needs a name (text)."))
+        elif not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            refusals.append(Refusal(index, "players", f"{name}: players must be a list of names."))
+        else:
+            sides.append(scoresheet.SideSetup(name, players))
+    if refusals:
+        raise scoresheet.GameRefused(refusals)
+    return sides
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int):
+    """The game's state."""
+    return jsonify(scoresheet.game_state(game_or_404(game_id)))
+
+
+@bp.post("/games/<int:game_id>/deals")
+def add_deal(game_id: int):
+    """Enter the next deal: 201, 422 naming each refused figure, or 409 if the game is over."""
+    game = game_or_404(game_id)
+    data = body()
+    try:
+        scoresheet.add_deal(game, scoresheet.entries_from(data.get("scores"), game))
+    except GameOver as exc:
+        return refused(exc.refusals, 409)
+    except DealRefused as exc:
+        return refused(exc.refusals)
+    return jsonify(scoresheet.game_state(game)), 201
+
+
+@bp.put("/games/<int:game_id>/deals/<int:number>")
+def correct_deal(game_id: int, number: int):
+    """Correct a deal: 200 with everything after it recomputed, 409 if made from a stale copy."""
+    game = game_or_404(game_id)
+    if not 1 <= number <= len(game.deals):
+        abort(404)
+    data = body()
+    version = data.get("version")
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        return refused([Refusal(None, "version", "Version must be a whole number.")])
+    try:
+        scoresheet.correct_deal(
+            game, number, scoresheet.entries_from(data.get("scores"), game), version
+        )
+    except scoresheet.StaleDeal as exc:
+        return refused([Refusal(None, "version", str(exc))], 409)
+    except DealRefused as exc:
+        return refused(exc.refusals)
+    return jsonify(scoresheet.game_state(game))

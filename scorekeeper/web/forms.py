@@ -1,0 +1,150 @@
+"""Forms: a new game, and one deal for every side; CSRF on each through Flask-WTF."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import Field, HiddenField, RadioField, StringField
+from wtforms.validators import Length, ValidationError
+
+from ..rules import BOOK_LABELS, CARD_CATEGORIES, CARD_LABELS, RuleSet, knobs
+from ..rules.deal import MAX_FIGURE
+
+WHOLE = re.compile(r"[0-9]+")
+MAX_SIDES_ON_FORM = 6
+
+
+class FigureField(StringField):
+    """A whole number typed on a phone's numeric keypad; kept exactly as typed."""
+
+    def __init__(self, label: str = "", *, who: str = "", step: bool = False, **kwargs: Any):
+        render_kw = {"inputmode": "numeric", "autocomplete": "off", "class": "figure"}
+        render_kw.update(kwargs.pop("render_kw", {}))
+        super().__init__(label, render_kw=render_kw, **kwargs)
+        self.who = who
+        self.step = step
+
+    def pre_validate(self, form: Any) -> None:
+        raw = (self.data or "").strip()
+        what = f"{self.who}: {self.label.text.lower()}" if self.who else self.label.text
+        if raw and not WHOLE.fullmatch(raw):
+            raise ValidationError(f"{what} must be a whole number of 0 or more, not '{raw}'.")
+        if raw and int(raw) > MAX_FIGURE:
+            raise ValidationError(f"{what}: {raw} is far more than any deal holds.")
+
+    @property
+    def number(self) -> int | None:
+        """The figure, or None when left blank (call only after validation)."""
+        raw = (self.data or "").strip()
+        return int(raw) if raw else None
+
+
+class SidesForm(FlaskForm):
+    """Start a game: sides and players, decks, house rules (added per rule set)."""
+
+    decks = FigureField("Decks")
+
+
+def new_game_form(rules: RuleSet, formdata: Any = None) -> SidesForm:
+    """The new-game form for one rule set, its house rules filled in with the preset's values."""
+    attrs: dict[str, Field] = {}
+    for index in range(MAX_SIDES_ON_FORM):
+        attrs[f"side{index}_name"] = StringField(
+            f"Side {index + 1} name", validators=[Length(max=60)]
+        )
+        attrs[f"side{index}_players"] = StringField(
+            f"Side {index + 1} players", validators=[Length(max=300)]
+        )
+    for knob in knobs(rules):
+        attrs[knob_field(knob.path)] = FigureField(knob.label, default=str(knob.value))
+    form_class = type("NewGameForm", (SidesForm,), attrs)
+    return form_class(formdata=formdata)
+
+
+def knob_field(path: str) -> str:
+    """The form field that holds a house-rule number."""
+    return "rule_" + path.replace(".", "__")
+
+
+class DealForm(FlaskForm):
+    """One deal for every side; fields are added per rule set by `deal_form`."""
+
+    went_out = RadioField("Who went out", default="", validate_choice=True)
+    version = HiddenField()
+
+
+def field_name(side: int, figure: str) -> str:
+    """The form field for one side's figure, from the engine's name for it."""
+    return f"s{side}-{figure.replace('.', '-')}"
+
+
+def deal_form(rules: RuleSet, sides: Sequence[str], formdata: Any = None, **data: Any) -> DealForm:
+    """A deal form with the figures this rule set scores, for each side."""
+    attrs: dict[str, Field] = {}
+    for i, who in enumerate(sides):
+
+        def figure(name: str, label: str, step: bool = False) -> None:
+            attrs[field_name(i, name)] = FigureField(label, who=who, step=step)  # noqa: B023
+
+        for kind in rules.book_bonuses:
+            figure(f"books.{kind}", f"{BOOK_LABELS[kind].capitalize()} books", step=True)
+        if rules.red_three_down is not None:
+            figure("red_threes_down", "Red threes laid down", step=True)
+        figure("red_threes_caught", "Red threes caught", step=True)
+        for bonus in rules.extra_bonuses:
+            figure(f"bonuses.{bonus}", "Players who picked up exactly 22", step=True)
+        figure("melded_points", "Melded card points")
+        figure("leftover_points", "Card points left in hands and feet")
+        for where in ("melded_cards", "leftover_cards"):
+            for category in CARD_CATEGORIES:
+                figure(f"{where}.{category}", CARD_LABELS[category].capitalize())
+        if rules.open_books_to_other_team:
+            for kind in rules.book_bonuses:
+                figure(f"open_books.{kind}", f"Open {BOOK_LABELS[kind]} melds of 7+", step=True)
+            figure("open_book_points", "Card points in open melds")
+    form = type("DealFormFor", (DealForm,), attrs)(formdata=formdata, data=data or None)
+    form.went_out.choices = [("", "Nobody (stock ran out)")] + [
+        (str(i), name) for i, name in enumerate(sides)
+    ]
+    return form
+
+
+def entries_data(form: DealForm, rules: RuleSet, sides: int) -> list[dict[str, Any]]:
+    """The form's figures as the engine's entry data, one dict per side."""
+    entries = []
+    for i in range(sides):
+        entry: dict[str, Any] = {"went_out": form.went_out.data == str(i)}
+        for name, field in form._fields.items():
+            if not name.startswith(f"s{i}-") or not isinstance(field, FigureField):
+                continue
+            value = field.number
+            if value is None:
+                continue
+            figure, _, kind = name[len(f"s{i}-") :].partition("-")
+            if kind:
+                entry.setdefault(figure, {})[kind] = value
+            else:
+                entry[figure] = value
+        entries.append(entry)
+    return entries
+
+
+def fill(form: DealForm, entries: Sequence[dict[str, Any]]) -> None:
+    """Put saved entries back into a form, for a correction."""
+    for i, entry in enumerate(entries):
+        for figure, value in entry.items():
+            if figure == "went_out":
+                if value:
+                    form.went_out.data = str(i)
+            elif isinstance(value, dict):
+                for kind, number in value.items():
+                    field = form._fields.get(field_name(i, f"{figure}.{kind}"))
+                    if field is not None:
+                        field.data = str(number)
+            else:
+                field = form._fields.get(field_name(i, figure))
+                if field is not None:
+                    field.data = str(value)

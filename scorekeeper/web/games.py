@@ -1,0 +1,216 @@
+"""The table: start a game, see the scoreboard, enter and correct deals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+
+from .. import rules as engine
+from .. import scoresheet
+from ..models import Game
+from ..rules import DealRefused, Refusal
+from .forms import (
+    MAX_SIDES_ON_FORM,
+    DealForm,
+    deal_form,
+    entries_data,
+    field_name,
+    fill,
+    knob_field,
+    new_game_form,
+)
+
+bp = Blueprint("games", __name__)
+
+
+def game_or_404(game_id: int) -> Game:
+    """The game, or a 404 page."""
+    game = scoresheet.get_game(game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new():
+    """Choose a rule set, then name the sides; house rules are a tap away."""
+    key = request.values.get("ruleset", "")
+    if key not in engine.PRESETS:
+        return render_template("choose_rules.html", presets=engine.PRESETS.values())
+    rules = engine.PRESETS[key]
+    form = new_game_form(rules, request.form if request.method == "POST" else None)
+    problems: list[str] = []
+    if form.validate_on_submit():
+        rows = [i for i in range(MAX_SIDES_ON_FORM) if _side_row(form, i)]
+        values = {k.path: form[knob_field(k.path)].number for k in engine.knobs(rules)}
+        try:
+            game = scoresheet.start_game(
+                key,
+                [_side_row(form, i) for i in rows],
+                form.decks.number,
+                engine.overrides_from(rules, values),
+            )
+        except scoresheet.GameRefused as exc:
+            problems = _place_setup(form, rows, exc.refusals)
+        else:
+            flash(f"Game started: {' v '.join(s.name for s in game.sides)}.")
+            return redirect(url_for(".scoreboard", game_id=game.id))
+    status = 422 if request.method == "POST" else 200
+    return render_template(
+        "new_game.html",
+        form=form,
+        rules=rules,
+        problems=problems,
+        knobs=engine.knobs(rules),
+        knob_field=knob_field,
+    ), status
+
+
+def _side_row(form, index: int) -> scoresheet.SideSetup | None:
+    name = form[f"side{index}_name"].data.strip()
+    players = [p.strip() for p in form[f"side{index}_players"].data.split(",") if p.strip()]
+    if not name and not players:
+        return None
+    return scoresheet.SideSetup(name or " & ".join(players), players or [name])
+
+
+def _place_setup(form, rows: list[int], refusals: Sequence[Refusal]) -> list[str]:
+    """Put each refusal beside its field; return those that belong to the whole form."""
+    general = []
+    for refusal in refusals:
+        if refusal.side is not None and refusal.side < len(rows):
+            field = "name" if refusal.field == "name" else "players"
+            form[f"side{rows[refusal.side]}_{field}"].errors.append(refusal.message)
+        elif refusal.field == "decks":
+            form.decks.errors.append(refusal.message)
+        else:
+            general.append(refusal.message)
+    return general
+
+
+@bp.get("/games/<int:game_id>")
+def scoreboard(game_id: int):
+    """Running totals, what each side needs to open, every deal a tap away, the winner."""
+    game = game_or_404(game_id)
+    progress = scoresheet.progress_of(game)
+    return render_template(
+        "scoreboard.html", game=game, rules=scoresheet.rules_of(game), progress=progress
+    )
+
+
+@bp.route("/games/<int:game_id>/deals/new", methods=["GET", "POST"])
+def new_deal(game_id: int):
+    """Enter the next deal for every side."""
+    game = game_or_404(game_id)
+    progress = scoresheet.progress_of(game)
+    if progress.finished:
+        flash("This game is over: no more deals can be entered.", "error")
+        return redirect(url_for(".scoreboard", game_id=game.id))
+    form = _form(game)
+    problems: list[str] = []
+    if form.validate_on_submit():
+        try:
+            scoresheet.add_deal(game, _entries(form, game))
+        except DealRefused as exc:
+            problems = _place(form, exc.refusals)
+        else:
+            flash(f"Deal {progress.next_deal} saved.")
+            return redirect(url_for(".scoreboard", game_id=game.id, _anchor="totals"))
+    return _deal_page(game, form, progress.next_deal, progress.minimums, problems)
+
+
+@bp.route("/games/<int:game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
+def edit_deal(game_id: int, number: int):
+    """Correct a deal; every later total is recomputed."""
+    game = game_or_404(game_id)
+    if not 1 <= number <= len(game.deals):
+        abort(404)
+    deal = game.deals[number - 1]
+    form = _form(game)
+    problems: list[str] = []
+    if request.method == "GET":
+        fill(form, [row.entry for row in deal.scores])
+        form.version.data = str(deal.version)
+    elif form.validate_on_submit():
+        version = int(form.version.data) if form.version.data.isdigit() else None
+        try:
+            scoresheet.correct_deal(game, number, _entries(form, game), version)
+        except scoresheet.StaleDeal as exc:
+            problems = [f"{exc} Check the figures below and save again to replace it."]
+            form.version.data = str(deal.version)
+        except DealRefused as exc:
+            problems = _place(form, exc.refusals)
+        else:
+            flash(f"Deal {number} corrected; later totals recomputed.")
+            return redirect(url_for(".scoreboard", game_id=game.id, _anchor=f"deal-{number}"))
+    minimums = scoresheet.progress_of(game).deals[number - 1].minimums
+    return _deal_page(game, form, number, minimums, problems, correcting=True)
+
+
+@bp.post("/games/<int:game_id>/deals/preview")
+@bp.post("/games/<int:game_id>/deals/<int:number>/preview")
+def preview(game_id: int, number: int | None = None):
+    """The breakdown the figures typed so far would get; the page shows it as they change."""
+    game = game_or_404(game_id)
+    form = _form(game)
+    result, problems = None, []
+    if form.validate_on_submit():
+        try:
+            result = scoresheet.preview_deal(game, _entries(form, game), number)
+        except DealRefused as exc:
+            problems = [r.message for r in exc.refusals]
+    else:
+        problems = [e for errors in form.errors.values() for e in errors]
+    return render_template("_breakdown.html", game=game, result=result, problems=problems)
+
+
+def _form(game: Game) -> DealForm:
+    return deal_form(
+        scoresheet.rules_of(game),
+        [side.name for side in game.sides],
+        request.form if request.method == "POST" else None,
+    )
+
+
+def _entries(form: DealForm, game: Game) -> list[engine.DealEntry]:
+    data = entries_data(form, scoresheet.rules_of(game), len(game.sides))
+    return scoresheet.entries_from(data, game)
+
+
+def _place(form: DealForm, refusals: Sequence[Refusal]) -> list[str]:
+    """Put each refusal beside its field; return those that belong to the whole deal."""
+    general = []
+    for refusal in refusals:
+        field = None
+        if refusal.side is not None:
+            field = form._fields.get(field_name(refusal.side, refusal.field))
+        if field is None and refusal.field == "went_out":
+            field = form.went_out
+        if field is None:
+            general.append(refusal.message)
+        else:
+            field.errors.append(refusal.message)
+    return general
+
+
+def _deal_page(
+    game: Game,
+    form: DealForm,
+    number: int,
+    minimums: Sequence[int],
+    problems: list[str],
+    correcting: bool = False,
+):
+    status = 422 if request.method == "POST" else 200
+    return render_template(
+        "deal.html",
+        game=game,
+        rules=scoresheet.rules_of(game),
+        form=form,
+        number=number,
+        minimums=minimums,
+        problems=problems,
+        correcting=correcting,
+        field_name=field_name,
+    ), status

@@ -1,0 +1,21 @@
+"""The home page: start a game, games in progress, recently finished."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+
+from .. import scoresheet
+
+bp = Blueprint("home", __name__)
+
+
+@bp.get("/")
+def index():
+    """Games in progress and recently finished, newest first."""
+    playing = scoresheet.recent_games(finished=False)
+    finished = scoresheet.recent_games(finished=True, limit=10)
+    return render_template(
+        "home.html",
+        playing=[scoresheet.summary(g) for g in playing],
+        finished=[scoresheet.summary(g) for g in finished],
+    )

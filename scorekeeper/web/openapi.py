@@ -1,0 +1,260 @@
+"""The OpenAPI 3.1 document describing JSON API v1."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules import BOOK_KINDS, CARD_CATEGORIES, PRESETS
+
+COUNT = {"type": "integer", "minimum": 0}
+
+
+def _counts(keys: tuple[str, ...]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {k: COUNT for k in keys},
+        "additionalProperties": False,
+    }
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+ERRORS = _json(_ref("Errors"), "Refused: each error names the side, the figure and why")
+NOT_FOUND = _json(_ref("Errors"), "No such game, deal or rule set")
+GAME = _json(_ref("GameState"), "The game's state")
+GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+
+
+def openapi_document() -> dict[str, Any]:
+    """The whole document."""
+    entry = {
+        "type": "object",
+        "description": "What one side reports for a deal; omitted figures are 0 or false.",
+        "properties": {
+            "books": _counts(BOOK_KINDS),
+            "red_threes_down": COUNT,
+            "red_threes_caught": COUNT,
+            "went_out": {"type": "boolean"},
+            "melded_points": {"type": ["integer", "null"], "minimum": 0, "multipleOf": 5},
+            "leftover_points": {"type": ["integer", "null"], "minimum": 0, "multipleOf": 5},
+            "melded_cards": _counts(CARD_CATEGORIES),
+            "leftover_cards": _counts(CARD_CATEGORIES),
+            "bonuses": _counts(("exact_22",)),
+            "open_books": _counts(BOOK_KINDS),
+            "open_book_points": {"type": "integer", "minimum": 0, "multipleOf": 5},
+        },
+        "additionalProperties": False,
+    }
+    deal_body = {
+        "type": "object",
+        "required": ["scores"],
+        "properties": {
+            "scores": {"type": "array", "items": _ref("Entry")},
+            "version": {"type": "integer", "description": "The deal's version, for corrections"},
+        },
+    }
+    breakdown = {
+        "type": "object",
+        "properties": {
+            name: {"type": "integer"}
+            for name in (
+                "books",
+                "red_threes",
+                "going_out",
+                "cards",
+                "extras",
+                "moved",
+                "total",
+                "melded_points",
+                "leftover_points",
+            )
+        }
+        | {"details": {"type": "object", "additionalProperties": {"type": "string"}}},
+    }
+    game_state = {
+        "type": "object",
+        "required": ["id", "url", "ruleset", "decks", "finished", "winners", "sides", "deals"],
+        "properties": {
+            "id": {"type": "integer"},
+            "url": {"type": "string"},
+            "ruleset": {"type": "string", "enum": list(PRESETS)},
+            "house_rules": {"type": "object"},
+            "decks": {"type": "integer"},
+            "finished": {"type": "boolean"},
+            "winners": {"type": "array", "items": {"type": "string"}},
+            "next_deal": {"type": ["integer", "null"]},
+            "sides": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["name", "players", "total", "opening_minimum"],
+                    "properties": {
+                        "name": {"type": "string"},
+                        "players": {"type": "array", "items": {"type": "string"}},
+                        "total": {"type": "integer"},
+                        "opening_minimum": {"type": "integer"},
+                    },
+                },
+            },
+            "deals": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["number", "version", "scores"],
+                    "properties": {
+                        "number": {"type": "integer"},
+                        "version": {"type": "integer"},
+                        "warnings": {"type": "array", "items": {"type": "string"}},
+                        "scores": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "required": ["side", "total", "breakdown"],
+                                "properties": {
+                                    "side": {"type": "string"},
+                                    "total": {"type": "integer"},
+                                    "running_total": {"type": "integer"},
+                                    "opening_minimum": {"type": "integer"},
+                                    "breakdown": _ref("Breakdown"),
+                                    "entry": _ref("Entry"),
+                                },
+                            },
+                        },
+                    },
+                },
+            },
+        },
+    }
+    errors = {
+        "type": "object",
+        "required": ["errors"],
+        "properties": {
+            "errors": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["side", "field", "message"],
+                    "properties": {
+                        "side": {"type": ["integer", "null"]},
+                        "field": {"type": ["string", "null"]},
+                        "message": {"type": "string"},
+                    },
+                },
+            }
+        },
+    }
+    new_game = {
+        "type": "object",
+        "required": ["ruleset", "sides"],
+        "properties": {
+            "ruleset": {"type": "string", "enum": list(PRESETS)},
+            "sides": {
+                "type": "array",
+                "minItems": 2,
+                "items": {
+                    "type": "object",
+                    "required": ["name"],
+                    "properties": {
+                        "name": {"type": "string", "minLength": 1, "maxLength": 60},
+                        "players": {"type": "array", "items": {"type": "string"}},
+                    },
+                },
+            },
+            "decks": {"type": "integer", "minimum": 1, "maximum": 20},
+            "rules": {"type": "object", "description": "House-rule overrides of the preset"},
+        },
+    }
+    deal_number = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Hand and Foot Scorekeeper API",
+            "version": "1",
+            "description": "Rule sets, games and deals. Requests and responses are JSON.",
+        },
+        "paths": {
+            "/api/v1/rulesets": {
+                "get": {
+                    "summary": "Every rule set",
+                    "responses": {"200": _json({"type": "array"}, "The presets")},
+                }
+            },
+            "/api/v1/rulesets/{key}": {
+                "get": {
+                    "summary": "One rule set with all its parameters",
+                    "parameters": [
+                        {
+                            "name": "key",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "string"},
+                        }
+                    ],
+                    "responses": {"200": _json({"type": "object"}, "Parameters"), "404": NOT_FOUND},
+                }
+            },
+            "/api/v1/games": {
+                "post": {
+                    "summary": "Start a game",
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": new_game}},
+                    },
+                    "responses": {"201": GAME, "422": ERRORS},
+                }
+            },
+            "/api/v1/games/{game_id}": {
+                "get": {
+                    "summary": "A game's state",
+                    "parameters": [GAME_ID],
+                    "responses": {"200": GAME, "404": NOT_FOUND},
+                }
+            },
+            "/api/v1/games/{game_id}/deals": {
+                "post": {
+                    "summary": "Enter the next deal",
+                    "parameters": [GAME_ID],
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": deal_body}},
+                    },
+                    "responses": {
+                        "201": GAME,
+                        "404": NOT_FOUND,
+                        "409": _json(_ref("Errors"), "The game is over"),
+                        "422": ERRORS,
+                    },
+                }
+            },
+            "/api/v1/games/{game_id}/deals/{number}": {
+                "put": {
+                    "summary": "Correct a deal; later totals are recomputed",
+                    "parameters": [GAME_ID, deal_number],
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": deal_body}},
+                    },
+                    "responses": {
+                        "200": GAME,
+                        "404": NOT_FOUND,
+                        "409": _json(_ref("Errors"), "Made from an older version of the deal"),
+                        "422": ERRORS,
+                    },
+                }
+            },
+        },
+        "components": {
+            "schemas": {
+                "Entry": entry,
+                "Breakdown": breakdown,
+                "GameState": game_state,
+                "Errors": errors,
+            }
+        },
+    }

@@ -1,0 +1,40 @@
+"""Rule cards: every number of a rule set, on one phone screen."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template
+
+from .. import rules as engine
+from .. import scoresheet
+
+bp = Blueprint("rulecards", __name__)
+PLAYER_COUNTS = range(2, 9)
+
+
+@bp.get("/rules")
+def index():
+    """The six presets, each a tap from its rule card."""
+    return render_template("rulesets.html", presets=engine.PRESETS.values())
+
+
+@bp.get("/rules/<key>")
+def card(key: str):
+    """One preset's rule card."""
+    if key not in engine.PRESETS:
+        abort(404)
+    return render_template("rule_card.html", rules=engine.PRESETS[key], players=PLAYER_COUNTS)
+
+
+@bp.get("/games/<int:game_id>/rules")
+def game_card(game_id: int):
+    """The rule card a game is played by, house rules included."""
+    game = scoresheet.get_game(game_id)
+    if game is None:
+        abort(404)
+    return render_template(
+        "rule_card.html",
+        rules=scoresheet.rules_of(game),
+        players=PLAYER_COUNTS,
+        game=game,
+        changed=scoresheet.changed_rules(game),
+    )
