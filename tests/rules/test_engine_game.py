@@ -5,6 +5,7 @@ import pytest
 from scorekeeper.rules import (
     DealEntry,
     DealRefused,
+    GameOver,
     add_deal,
     correct_deal,
     play,
@@ -171,7 +172,7 @@ def test_ten_thousand_ends_after_the_deal_reaching_10000():
     assert two.totals == [10_000, 4995]
     assert two.finished
     assert two.winners == [0]
-    with pytest.raises(DealRefused) as refused:
+    with pytest.raises(GameOver) as refused:
         add_deal(rules, TT_DECKS, teams(2), deals, [NOTHING, NOTHING])
     (refusal,) = refused.value.refusals
     assert refusal.field == "deal"
@@ -200,8 +201,9 @@ def test_ten_thousand_higher_side_wins_even_if_both_crossed():
 
 def test_add_deal_to_a_finished_four_deal_game_is_refused():
     """A fifth deal in a four-deal game is refused, naming the winner and the last deal."""
-    with pytest.raises(DealRefused) as refused:
+    with pytest.raises(GameOver) as refused:
         add_deal(ruleset("classic"), 5, teams(2), CLASSIC_DEALS, [NOTHING, NOTHING])
+    assert isinstance(refused.value, DealRefused)
     (refusal,) = refused.value.refusals
     assert (refusal.side, refusal.field) == (None, "deal")
     assert "A won after deal 4" in refusal.message
@@ -295,6 +297,7 @@ def test_correction_ending_the_game_before_later_deals_is_refused():
     assert original.totals == [11_000, 0] and original.finished
     with pytest.raises(DealRefused) as refused:
         correct_deal(rules, TT_DECKS, teams(2), deals, 1, [clean(12), NOTHING])
+    assert not isinstance(refused.value, GameOver)  # a bad correction, not a game over
     (refusal,) = refused.value.refusals
     assert (refusal.side, refusal.field) == (None, "deal")
     assert "end the game after deal 2" in refusal.message

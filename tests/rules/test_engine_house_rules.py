@@ -9,6 +9,8 @@ from scorekeeper.rules import (
     Side,
     check_deal,
     check_setup,
+    knobs,
+    overrides_from,
     play,
     ruleset,
     score_deal,
@@ -315,3 +317,32 @@ def test_side_refusals(side, field):
     """A blank or overlong name, or a side of 0 or 7 players, is refused on that side."""
     found = check_setup(ruleset("classic"), 5, [Side("Ann"), side])
     assert [(r.side, r.field) for r in found] == [(1, field)]
+
+
+# --- house rules as a flat list of numbers (knobs) -------------------------------------------
+
+
+def test_knobs_list_the_preset_numbers():
+    """Classic's knobs carry its published numbers under their paths."""
+    values = {k.path: k.value for k in knobs(ruleset("classic"))}
+    assert values["book_bonuses.wild"] == 1500
+    assert values["red_three_caught"] == 100
+    assert [values[f"opening_minimums.{i}"] for i in range(4)] == [50, 90, 120, 150]
+    assert values["end_after_deals"] == 4
+    assert "red_three_down" not in {k.path for k in knobs(ruleset("family"))}
+
+
+def test_overrides_from_knobs_take_effect():
+    """Changed knob values become overrides; blank and unchanged values are left out."""
+    rules = ruleset("classic")
+    overrides = overrides_from(
+        rules, {"opening_minimums.1": 80, "book_bonuses.wild": 2000, "going_out_bonus": None}
+    )
+    assert overrides == {
+        "book_bonuses": {"wild": 2000},
+        "opening_minimums": [[1, 50], [2, 80], [3, 120], [4, 150]],
+    }
+    changed = ruleset("classic", overrides)
+    assert changed.opening_minimum(2, 0) == 80
+    (score, _) = score_deal(changed, 5, teams(2), [E(books={"wild": 1}), NOTHING])
+    assert score.books == 2000
