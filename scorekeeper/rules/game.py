@@ -143,12 +143,16 @@ def _after_end(
 ) -> Refusal:
     names = " and ".join(sides[i].name for i in winners)
     if corrected is not None and corrected <= ended < count:
-        follow = f"deal {ended + 1}" if ended + 1 == count else f"deals {ended + 1} to {count}"
+        follow = (
+            f"deal {ended + 1} already follows"
+            if ended + 1 == count
+            else f"deals {ended + 1} to {count} already follow"
+        )
         return Refusal(
             None,
             "deal",
             f"This correction would end the game after deal {ended} ({names} winning), "
-            f"but {follow} already follow it.",
+            f"but {follow} it.",
         )
     return Refusal(
         None, "deal", f"The game is over: {names} won after deal {ended}. No deal can be added."

@@ -253,6 +253,10 @@ def _set_minimums(rules: RuleSet, name: str, value: Any) -> tuple[tuple[int, int
     if not isinstance(value, list | tuple) or not value:
         raise RulesError([f"{name} must be a list of minimums, not {value!r}."])
     if all(_is_int(v) for v in value):
+        if rules.minimum_basis != "deal":
+            raise RulesError(
+                [f"{name} go by running total here: give [from total, minimum] pairs."]
+            )
         steps = [(number, v) for number, v in enumerate(value, start=1)]
     elif all(isinstance(v, list | tuple) and len(v) == 2 for v in value):
         steps = [tuple(v) for v in value]

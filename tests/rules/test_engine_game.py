@@ -282,7 +282,10 @@ def test_correction_that_reopens_below_the_target():
 def test_reopened_game_accepts_a_deal():
     """After a reopening correction, a further deal can be added and ends the game."""
     rules = ruleset("ten-thousand")
-    deals = [[clean(17), NOTHING], [clean(1), NOTHING]]  # 9,000 after the correction
+    deals = [[clean(19), NOTHING], [clean(1), NOTHING]]  # finished on 10,000
+    reopened = correct_deal(rules, TT_DECKS, teams(2), deals, 1, [clean(17), NOTHING])
+    assert not reopened.finished  # 9,000
+    deals[0] = [clean(17), NOTHING]
     progress = add_deal(rules, TT_DECKS, teams(2), deals, [clean(2), NOTHING])
     assert progress.totals == [10_000, 0]
     assert progress.finished and progress.next_deal == 4
@@ -301,7 +304,7 @@ def test_correction_ending_the_game_before_later_deals_is_refused():
     (refusal,) = refused.value.refusals
     assert (refusal.side, refusal.field) == (None, "deal")
     assert "end the game after deal 2" in refusal.message
-    assert "deal 3 already follow" in refusal.message
+    assert "deal 3 already follows" in refusal.message
 
 
 def test_correction_ending_the_game_before_several_deals_names_them():

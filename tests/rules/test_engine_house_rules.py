@@ -108,15 +108,15 @@ def test_tie_rule_play_on_in_a_four_deal_game():
 
 
 def test_max_wilds_changed_moves_the_naturals_limit():
-    """Club with 2 wilds at most per dirty book: 12 dirty (5 naturals) + 6 clean = 102 > 88."""
-    entries = [E(books={"dirty": 6, "clean": 6}), E(books={"dirty": 6})]
-    # club as published: 12 × 4 + 42 = 90 > 88 as well; 5 clean books: 48 + 35 = 83 fits
+    """2 decks hold 88 naturals; 12 dirty books + 5 clean fit in club, not with 2 wilds at most."""
     fits = [E(books={"dirty": 6, "clean": 5}), E(books={"dirty": 6})]
+    # club as published (3 wilds at most): 12 dirty × 4 naturals + 5 clean × 7 = 48 + 35 = 83
     assert check_deal(ruleset("club"), 2, teams(2), fits) == []
     strict = ruleset("club", {"max_wilds_in_dirty_book": 2})
-    (refusal,) = check_deal(strict, 2, teams(2), fits)  # 60 + 35 = 95 > 88
-    assert "natural cards" in refusal.message
-    assert check_deal(strict, 2, teams(2), entries)
+    # 2 wilds at most: 12 dirty × 5 naturals + 35 = 95 > 88
+    (refusal,) = check_deal(strict, 2, teams(2), fits)
+    assert refusal.field == "books"
+    assert "95 natural cards" in refusal.message
 
 
 def test_presets_are_not_changed_by_house_rules():

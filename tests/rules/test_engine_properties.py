@@ -289,7 +289,7 @@ def test_correcting_and_correcting_back_restores_everything(case):
         changed = correct_deal(rules, GAME_DECKS, sides, deals, number, replacement)
     except DealRefused as refused:
         # only possible when the correction would end the game before a later deal
-        (refusal,) = refused.value.refusals
+        (refusal,) = refused.refusals
         assert "would end the game after deal" in refusal.message
         assert number < len(deals)
         return
