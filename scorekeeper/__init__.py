@@ -18,7 +18,11 @@ def database_url(instance_path: str) -> str:
     url = os.environ.get("DATABASE_URL", "")
     if not url:
         return f"sqlite:///{Path(instance_path) / 'scorekeeper.sqlite'}"
-    # Hosting services hand out postgres:// URLs; SQLAlchemy wants a driver named.
+    return with_driver(url)
+
+
+def with_driver(url: str) -> str:
+    """A PostgreSQL URL with the psycopg driver named (hosts hand out postgres://)."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import create_app
+from scorekeeper import create_app, with_driver
 from scorekeeper.db import db
 
 
 def _database_uri(tmp_path: Path) -> str:
     # TEST_DATABASE_URL runs the suite against PostgreSQL; each test gets emptied tables.
-    return os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tmp_path / 'test.sqlite'}"
+    url = os.environ.get("TEST_DATABASE_URL")
+    return with_driver(url) if url else f"sqlite:///{tmp_path / 'test.sqlite'}"
 
 
 @pytest.fixture

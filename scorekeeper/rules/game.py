@@ -72,7 +72,15 @@ def check_setup(rules: RuleSet, decks: int, sides: Sequence[Side]) -> list[Refus
         elif name.casefold() in seen:
             refusals.append(Refusal(index, "name", f"Two sides are called {name}."))
         seen.add(name.casefold())
-        if not 1 <= side.players <= MAX_PLAYERS_PER_SIDE:
+        if rules.individuals and side.players > 1:
+            refusals.append(
+                Refusal(
+                    index,
+                    "players",
+                    f"{name or 'A side'}: under the {rules.name} rules each side is one player.",
+                )
+            )
+        elif not 1 <= side.players <= MAX_PLAYERS_PER_SIDE:
             refusals.append(
                 Refusal(
                     index,

@@ -64,6 +64,7 @@ CLUB = RuleSet(
     summary="A community club's game: every player for themselves, no wild books.",
     rulebook="club-individual.txt",
     sides_note="Individuals: each player's melds are their own.",
+    individuals=True,
     card_values=STANDARD_CARDS,
     book_bonuses={"clean": 500, "dirty": 300},
     max_wilds_in_dirty_book=3,

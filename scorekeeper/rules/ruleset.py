@@ -91,6 +91,8 @@ class RuleSet:
     discard_pickup: str
     min_sides: int = 2
     max_sides: int | None = None
+    # Individual rule sets: every side is one player, whose melds are their own.
+    individuals: bool = False
     min_default_decks: int = 1
     book_counts_as: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_COUNTS_AS))
     extra_bonuses: Mapping[str, int] = field(default_factory=dict)

@@ -262,10 +262,18 @@ def test_overrides_must_be_a_mapping():
 
 
 @pytest.mark.parametrize("key", sorted(PRESETS))
-def test_a_two_team_setup_is_fine(key):
-    """Two named teams with the default decks can start under every preset."""
+def test_a_two_side_setup_is_fine(key):
+    """Two named sides (single players where the rules are individual) can start anywhere."""
     rules = ruleset(key)
-    assert check_setup(rules, rules.decks_for(4), teams(2)) == []
+    players = 1 if rules.individuals else 2
+    assert check_setup(rules, rules.decks_for(2 * players), teams(2, players)) == []
+
+
+def test_individual_rules_take_one_player_a_side():
+    """The club game is every player for themselves: a team of two is refused."""
+    found = check_setup(ruleset("club"), 5, teams(2, 2))
+    assert [(r.side, r.field) for r in found] == [(0, "players"), (1, "players")]
+    assert "each side is one player" in found[0].message
 
 
 def test_too_few_sides():
