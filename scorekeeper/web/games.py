@@ -68,8 +68,9 @@ def new():
 
 
 def _side_row(form, index: int) -> scoresheet.SideSetup | None:
-    name = form[f"side{index}_name"].data.strip()
-    players = [p.strip() for p in form[f"side{index}_players"].data.split(",") if p.strip()]
+    name = (form[f"side{index}_name"].data or "").strip()
+    listed = form[f"side{index}_players"].data or ""
+    players = [p.strip() for p in listed.split(",") if p.strip()]
     if not name and not players:
         return None
     return scoresheet.SideSetup(name or " & ".join(players), players or [name])
