@@ -85,6 +85,8 @@ def progress_of(game: Game) -> Progress:
 
 def get_game(game_id: int) -> Game | None:
     """A game by id, or None."""
+    if not 0 < game_id < 2**63:  # beyond any database's integer: no such game
+        return None
     return db.session.get(Game, game_id)
 
 

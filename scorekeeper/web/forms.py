@@ -32,7 +32,8 @@ class FigureField(StringField):
         what = f"{self.who}: {self.label.text.lower()}" if self.who else self.label.text
         if raw and not WHOLE.fullmatch(raw):
             raise ValidationError(f"{what} must be a whole number of 0 or more, not '{raw}'.")
-        if raw and int(raw) > MAX_FIGURE:
+        # Compare lengths first: a pasted wall of digits must not reach int().
+        if raw and (len(raw) > len(str(MAX_FIGURE)) or int(raw) > MAX_FIGURE):
             raise ValidationError(f"{what}: {raw} is far more than any deal holds.")
 
     @property
