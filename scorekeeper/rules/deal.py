@@ -6,7 +6,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ruleset import BOOK_KINDS, BOOK_LABELS, CARD_CATEGORIES, CARD_LABELS, EXTRA_BONUSES, RuleSet
+from .ruleset import (
+    BOOK_KINDS,
+    BOOK_LABELS,
+    CARD_CATEGORIES,
+    CARD_LABELS,
+    EXTRA_BONUSES,
+    GOING_OUT_ONLY,
+    RuleSet,
+)
 
 # What one standard 54-card deck holds.
 DECK_WILDS = 6
@@ -300,6 +308,12 @@ def _check_side(rules: RuleSet, index: int, side: Side, entry: DealEntry) -> lis
         value = getattr(entry, name)
         if value and value % 5:
             refuse(name, f"{FIELD_LABELS[name]} of {value} is not a multiple of 5; every card is.")
+    for kind in GOING_OUT_ONLY:
+        if entry.books.get(kind) and kind in rules.book_bonuses and not entry.went_out:
+            refuse(
+                f"books.{kind}",
+                f"a book of {BOOK_LABELS[kind]} can only be closed by the side going out.",
+            )
     if entry.went_out:
         missing = _missing_books(rules, entry)
         if missing:

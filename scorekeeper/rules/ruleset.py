@@ -44,6 +44,8 @@ DEFAULT_COUNTS_AS: dict[str, str] = {
     "clean_sevens": "clean",
     "black_threes": "clean",
 }
+# Books that can only be closed as the side goes out (black threes meld only then).
+GOING_OUT_ONLY: tuple[str, ...] = ("black_threes",)
 EXTRA_BONUSES: dict[str, str] = {"exact_22": "picked up exactly 22 cards"}
 
 MINIMUM_BASES = ("deal", "total")

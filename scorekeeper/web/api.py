@@ -127,6 +127,9 @@ def add_deal(game_id: int):
     except GameOver as exc:
         return refused(exc.refusals, 409)
     except DealRefused as exc:
+        # A finished game answers 409 whatever the figures were.
+        if scoresheet.progress_of(game).finished:
+            return refused([Refusal(None, "deal", "The game is over; no deal can be added.")], 409)
         return refused(exc.refusals)
     return jsonify(scoresheet.game_state(game)), 201
 

@@ -80,7 +80,8 @@ def fives(most):
 @st.composite
 def side_entry(draw, key):
     """A legal entry for one side under the preset, with room to spare in 20 decks."""
-    books = {kind: draw(st.integers(0, 2)) for kind in BOOKS[key]}
+    # Only the side going out may close a book of black threes (added in scored_deal).
+    books = {kind: draw(st.integers(0, 2)) for kind in BOOKS[key] if kind != "black_threes"}
     open_books = {}
     open_points = 0
     if key == "cutthroat":
@@ -109,6 +110,8 @@ def scored_deal(draw):
         books = dict(old.books)
         for kind, n in NEEDED[key].items():
             books[kind] = books.get(kind, 0) + n
+        if "black_threes" in BOOKS[key]:
+            books["black_threes"] = draw(st.integers(0, 1))
         entries[goer] = DealEntry(**{**_fields(old), "books": books, "went_out": True})
     return key, entries
 

@@ -438,8 +438,15 @@ def test_black_threes_book_uses_seven_black_threes():
     assert refusal.field == "cards.black_three"
     assert "7 in each book of black threes" in refusal.message
     # 3 decks hold only 6: a book of black threes alone is impossible
-    refusal = only(refusals_of("cutthroat", 3, [E(books={"black_threes": 1}), NOTHING]))
+    refusal = only(refusals_of("cutthroat", 3, [E(books=book, went_out=True), NOTHING]))
     assert refusal.field == "cards.black_three"
+
+
+def test_black_threes_book_only_for_the_side_going_out():
+    """Cutthroat: black threes meld only when going out, so only that side holds the book."""
+    refusal = only(refusals_of("cutthroat", 4, [E(books={"black_threes": 1}), NOTHING]))
+    assert (refusal.side, refusal.field) == (0, "books.black_threes")
+    assert "only be closed by the side going out" in refusal.message
 
 
 def test_every_reason_is_given_at_once():
