@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
 from . import rules as engine
 from .db import db
@@ -93,7 +94,17 @@ def get_game(game_id: int) -> Game | None:
 def recent_games(*, finished: bool, limit: int = 20) -> Sequence[Game]:
     """Games in progress, or recently finished, newest first."""
     done = Game.finished_at.is_not(None) if finished else Game.finished_at.is_(None)
-    query = select(Game).where(done).order_by(Game.updated_at.desc(), Game.id.desc()).limit(limit)
+    query = (
+        select(Game)
+        .where(done)
+        .order_by(Game.updated_at.desc(), Game.id.desc())
+        .limit(limit)
+        # A list shows every game's sides and totals: load them in a few queries, not per game.
+        .options(
+            selectinload(Game.sides).selectinload(Side.players),
+            selectinload(Game.deals).selectinload(Deal.scores),
+        )
+    )
     return db.session.execute(query).scalars().all()
 
 

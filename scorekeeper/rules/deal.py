@@ -409,7 +409,11 @@ def score_side(
     moved = 0
     details = {
         "books": _book_detail(rules, entry.books),
-        "red_threes": f"{entry.red_threes_down} laid down, {entry.red_threes_caught} caught",
+        "red_threes": (
+            f"{entry.red_threes_down} laid down, {entry.red_threes_caught} caught"
+            if entry.red_threes_down or entry.red_threes_caught
+            else ""
+        ),
         "going_out": "went out" if entry.went_out else "",
         "cards": f"{melded:,} melded − {leftover:,} left",
         "extras": ", ".join(f"{n} × {EXTRA_BONUSES[b]}" for b, n in entry.bonuses.items() if n),
