@@ -30,6 +30,18 @@
     });
   }
 
+  // A double tap on a save button sends the form once.
+  document.querySelectorAll("form[method=post]").forEach(function (f) {
+    f.addEventListener("submit", function () {
+      var button = f.querySelector("button[type=submit]");
+      if (button) { setTimeout(function () { button.disabled = true; }, 0); }
+    });
+  });
+  // Coming back with the back button shows the page as it was left: save works again.
+  window.addEventListener("pageshow", function () {
+    document.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = false; });
+  });
+
   // Deal form: the server's breakdown, refreshed as figures are entered.
   var form = document.querySelector("form[data-preview]");
   var target = document.getElementById("breakdown");
