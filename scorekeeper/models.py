@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, String, UniqueConstraint
+from flask_login import UserMixin
+from sqlalchemy import (
+    JSON,
+    Column,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    String,
+    Table,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .db import db
@@ -15,12 +26,98 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _today() -> date:
+    return datetime.now(UTC).date()
+
+
+club_organiser = Table(
+    "club_organiser",
+    db.metadata,
+    Column("club_id", ForeignKey("club.id", ondelete="CASCADE"), primary_key=True),
+    Column("organiser_id", ForeignKey("organiser.id", ondelete="CASCADE"), primary_key=True),
+)
+
+
+class Organiser(UserMixin, db.Model):
+    """An account that runs one or more clubs."""
+
+    __tablename__ = "organiser"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(60), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+    clubs: Mapped[list[Club]] = relationship(
+        secondary=club_organiser, back_populates="organisers", order_by="Club.name"
+    )
+
+
+class Club(db.Model):
+    """A card club: members, seasons, games and standings."""
+
+    __tablename__ = "club"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(40), unique=True)
+    name: Mapped[str] = mapped_column(String(80))
+    # The secret in the table link; replacing it locks out every old link.
+    table_code: Mapped[str] = mapped_column(String(64))
+    standings_public: Mapped[bool] = mapped_column(default=False)
+    min_games_ranked: Mapped[int] = mapped_column(default=3)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+    organisers: Mapped[list[Organiser]] = relationship(
+        secondary=club_organiser, back_populates="clubs", order_by="Organiser.username"
+    )
+    members: Mapped[list[Member]] = relationship(
+        back_populates="club", order_by="Member.name", cascade="all, delete-orphan"
+    )
+    seasons: Mapped[list[Season]] = relationship(
+        back_populates="club", order_by="Season.starts_on.desc()", cascade="all, delete-orphan"
+    )
+
+
+class Member(db.Model):
+    """A person who plays in a club, week after week."""
+
+    __tablename__ = "member"
+    __table_args__ = (UniqueConstraint("club_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(60))
+    archived: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+    club: Mapped[Club] = relationship(back_populates="members")
+
+
+class Season(db.Model):
+    """A named stretch of the club's calendar, for standings and history."""
+
+    __tablename__ = "season"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(60))
+    starts_on: Mapped[date] = mapped_column(Date)
+    ends_on: Mapped[date] = mapped_column(Date)
+
+    club: Mapped[Club] = relationship(back_populates="seasons")
+
+
 class Game(db.Model):
     """One game at one table: a rule set, house rules, decks, sides and deals."""
 
     __tablename__ = "game"
 
+    __table_args__ = (Index("ix_game_club_played", "club_id", "finished_at", "played_on"),)
+
     id: Mapped[int] = mapped_column(primary_key=True)
+    # No club: a casual game, open to anyone holding its link.
+    club_id: Mapped[int | None] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"))
+    played_on: Mapped[date] = mapped_column(Date, default=_today)
     ruleset: Mapped[str] = mapped_column(String(40))
     house_rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     decks: Mapped[int]
@@ -31,6 +128,7 @@ class Game(db.Model):
     # Kept in step with the engine's verdict after every change, so lists can filter on it.
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
 
+    club: Mapped[Club | None] = relationship()
     sides: Mapped[list[Side]] = relationship(
         back_populates="game", order_by="Side.position", cascade="all, delete-orphan"
     )
@@ -49,6 +147,17 @@ class Side(db.Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     position: Mapped[int]
     name: Mapped[str] = mapped_column(String(60))
+    # The engine's figures for the game so far, kept in step after every deal so that
+    # club standings are one GROUP BY in the database.
+    final_total: Mapped[int] = mapped_column(default=0)
+    won: Mapped[bool] = mapped_column(default=False)
+    deals_played: Mapped[int] = mapped_column(default=0)
+    clean_books: Mapped[int] = mapped_column(default=0)
+    dirty_books: Mapped[int] = mapped_column(default=0)
+    wild_books: Mapped[int] = mapped_column(default=0)
+    special_books: Mapped[int] = mapped_column(default=0)
+    went_out: Mapped[int] = mapped_column(default=0)
+    red_threes_caught: Mapped[int] = mapped_column(default=0)
 
     game: Mapped[Game] = relationship(back_populates="sides")
     players: Mapped[list[Player]] = relationship(
@@ -66,8 +175,11 @@ class Player(db.Model):
     side_id: Mapped[int] = mapped_column(ForeignKey("side.id", ondelete="CASCADE"), index=True)
     position: Mapped[int]
     name: Mapped[str] = mapped_column(String(60))
+    # A club member, or None for a guest (and in games without a club).
+    member_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"), index=True)
 
     side: Mapped[Side] = relationship(back_populates="players")
+    member: Mapped[Member | None] = relationship()
 
 
 class Deal(db.Model):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -15,7 +15,7 @@ from sqlalchemy.orm import selectinload
 
 from . import rules as engine
 from .db import db
-from .models import Deal, DealScore, Game, Player, Side
+from .models import Club, Deal, DealScore, Game, Player, Side
 from .rules import DealEntry, DealRefused, Progress, Refusal, RulesError, RuleSet
 from .rules.game import MAX_NAME
 
@@ -113,8 +113,13 @@ def start_game(
     sides: Sequence[SideSetup],
     decks: int | None = None,
     house_rules: dict[str, Any] | None = None,
+    club: Club | None = None,
+    played_on: date | None = None,
 ) -> Game:
-    """Create a game, or GameRefused saying what is wrong."""
+    """Create a game, or GameRefused saying what is wrong.
+
+    In a club game, a player whose name is a member's is that member; anyone else is a guest.
+    """
     if ruleset_key not in engine.PRESETS:
         known = ", ".join(engine.PRESETS)
         raise GameRefused([Refusal(None, "ruleset", f"No rule set '{ruleset_key}'; try {known}.")])
@@ -136,16 +141,21 @@ def start_game(
                 break
     if refusals:
         raise GameRefused(refusals)
-    game = Game(ruleset=ruleset_key, house_rules=dict(house_rules or {}), decks=decks)
+    members = {m.name.casefold(): m for m in club.members} if club else {}
+    game = Game(
+        ruleset=ruleset_key,
+        house_rules=dict(house_rules or {}),
+        decks=decks,
+        club=club,
+        played_on=played_on or _now().date(),
+    )
     for position, side in enumerate(sides):
         names = [n.strip() for n in side.players] or [side.name.strip()]
-        game.sides.append(
-            Side(
-                position=position,
-                name=side.name.strip(),
-                players=[Player(position=i, name=n) for i, n in enumerate(names)],
-            )
-        )
+        players = [
+            Player(position=i, name=n, member=members.get(n.casefold()))
+            for i, n in enumerate(names)
+        ]
+        game.sides.append(Side(position=position, name=side.name.strip(), players=players))
     db.session.add(game)
     db.session.commit()
     return game
@@ -202,9 +212,28 @@ def _store(game: Game, deal: Deal, entries: Sequence[DealEntry], progress: Progr
             deal.scores.append(row)
         row.entry = entry.to_dict()
         row.total = score.total
+    _keep_side_figures(game, progress)
     game.finished_at = (game.finished_at or _now()) if progress.finished else None
     game.updated_at = _now()
     db.session.commit()
+
+
+def _keep_side_figures(game: Game, progress: Progress) -> None:
+    """Copy the engine's figures for each side onto it, for standings summed by the database."""
+    deals = entries_of(game)
+    for index, side in enumerate(game.sides):
+        entries = [deal[index] for deal in deals]
+        side.final_total = progress.totals[index]
+        side.won = progress.finished and index in progress.winners
+        side.deals_played = len(entries)
+        side.clean_books = sum(e.books.get("clean", 0) for e in entries)
+        side.dirty_books = sum(e.books.get("dirty", 0) for e in entries)
+        side.wild_books = sum(e.books.get("wild", 0) for e in entries)
+        side.special_books = sum(
+            e.books.get("clean_sevens", 0) + e.books.get("black_threes", 0) for e in entries
+        )
+        side.went_out = sum(1 for e in entries if e.went_out)
+        side.red_threes_caught = sum(e.red_threes_caught for e in entries)
 
 
 def _now() -> datetime:
