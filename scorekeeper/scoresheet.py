@@ -115,6 +115,7 @@ def start_game(
     house_rules: dict[str, Any] | None = None,
     club: Club | None = None,
     played_on: date | None = None,
+    commit: bool = True,
 ) -> Game:
     """Create a game, or GameRefused saying what is wrong.
 
@@ -157,7 +158,50 @@ def start_game(
         ]
         game.sides.append(Side(position=position, name=side.name.strip(), players=players))
     db.session.add(game)
-    db.session.commit()
+    if commit:
+        db.session.commit()
+    return game
+
+
+def record_game(
+    ruleset_key: str,
+    sides: Sequence[SideSetup],
+    deals: Sequence[Sequence[DealEntry]],
+    *,
+    decks: int | None = None,
+    house_rules: dict[str, Any] | None = None,
+    club: Club | None = None,
+    played_on: date | None = None,
+    commit: bool = True,
+) -> Game:
+    """A whole game with all its deals at once (an import, the demo club), checked by the engine.
+
+    Raises GameRefused for the setup and DealRefused for a deal, before anything is saved.
+    """
+    game = start_game(ruleset_key, sides, decks, house_rules, club, played_on, commit=False)
+    try:
+        progress = engine.play(rules_of(game), game.decks, sides_of(game), deals)
+    except DealRefused:
+        db.session.expunge(game)
+        raise
+    for number, entries in enumerate(deals, start=1):
+        deal = Deal(number=number, version=1)
+        game.deals.append(deal)
+        for side, entry, score in zip(
+            game.sides, entries, progress.deals[number - 1].scores, strict=True
+        ):
+            deal.scores.append(
+                DealScore(
+                    side=side,
+                    side_position=side.position,
+                    entry=entry.to_dict(),
+                    total=score.total,
+                )
+            )
+    _keep_side_figures(game, progress, deals)
+    game.finished_at = _now() if progress.finished else None
+    if commit:
+        db.session.commit()
     return game
 
 
@@ -212,15 +256,16 @@ def _store(game: Game, deal: Deal, entries: Sequence[DealEntry], progress: Progr
             deal.scores.append(row)
         row.entry = entry.to_dict()
         row.total = score.total
-    _keep_side_figures(game, progress)
+    _keep_side_figures(game, progress, entries_of(game))
     game.finished_at = (game.finished_at or _now()) if progress.finished else None
     game.updated_at = _now()
     db.session.commit()
 
 
-def _keep_side_figures(game: Game, progress: Progress) -> None:
+def _keep_side_figures(
+    game: Game, progress: Progress, deals: Sequence[Sequence[DealEntry]]
+) -> None:
     """Copy the engine's figures for each side onto it, for standings summed by the database."""
-    deals = entries_of(game)
     for index, side in enumerate(game.sides):
         entries = [deal[index] for deal in deals]
         side.final_total = progress.totals[index]
@@ -306,6 +351,7 @@ __all__ = [
     "game_state",
     "get_game",
     "preview_deal",
+    "record_game",
     "progress_of",
     "recent_games",
     "rules_of",
