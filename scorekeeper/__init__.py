@@ -42,7 +42,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SECRET_KEY=os.environ.get("SECRET_KEY", "dev"),
         SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
-        MAX_CONTENT_LENGTH=256 * 1024,
+        # Room for a club's records CSV (5 MB); every other request is far smaller.
+        MAX_CONTENT_LENGTH=6 * 1024 * 1024,
         WTF_CSRF_TIME_LIMIT=None,
     )
     if test_config is None:
@@ -52,7 +53,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from . import cli, errors
     from .db import db, migrate
-    from .web import api, games, home, rulecards
+    from .web import accounts, api, games, home, rulecards
+    from .web import clubs as club_pages
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(HERE / "migrations"))
@@ -61,12 +63,29 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     csrf = CSRFProtect(app)
     csrf.exempt(api.bp)
-    for blueprint in (home.bp, games.bp, rulecards.bp, api.bp):
+    for blueprint in (home.bp, games.bp, rulecards.bp, api.bp, accounts.bp, club_pages.bp):
         app.register_blueprint(blueprint)
+    _login(app)
     errors.register(app)
     cli.register(app)
     _template_globals(app)
     return app
+
+
+def _login(app: Flask) -> None:
+    """Organisers sign in with Flask-Login; everyone else needs no account."""
+    from flask_login import LoginManager
+
+    from .db import db
+    from .models import Organiser
+
+    manager = LoginManager(app)
+    manager.login_view = "accounts.login"
+    manager.login_message = "Sign in as an organiser to do that."
+
+    @manager.user_loader
+    def load(user_id: str):
+        return db.session.get(Organiser, int(user_id)) if user_id.isdigit() else None
 
 
 def _template_globals(app: Flask) -> None:

@@ -362,6 +362,18 @@ def history(club: Club, filters: Filters, page: int = 1) -> tuple[list[Game], bo
     return games[:PAGE_SIZE], len(games) > PAGE_SIZE
 
 
+def in_progress(club: Club, limit: int = 20) -> list[Game]:
+    """The club's unfinished games, most recently touched first."""
+    query = (
+        select(Game)
+        .where(Game.club_id == club.id, Game.finished_at.is_(None))
+        .order_by(Game.updated_at.desc(), Game.id.desc())
+        .limit(limit)
+        .options(selectinload(Game.sides))
+    )
+    return list(db.session.execute(query).scalars())
+
+
 @dataclass(frozen=True)
 class Result:
     """One finished game, seen from one member's side."""

@@ -92,11 +92,11 @@ def get_game(game_id: int) -> Game | None:
 
 
 def recent_games(*, finished: bool, limit: int = 20) -> Sequence[Game]:
-    """Games in progress, or recently finished, newest first."""
+    """Casual games (no club) in progress, or recently finished, newest first."""
     done = Game.finished_at.is_not(None) if finished else Game.finished_at.is_(None)
     query = (
         select(Game)
-        .where(done)
+        .where(done, Game.club_id.is_(None))
         .order_by(Game.updated_at.desc(), Game.id.desc())
         .limit(limit)
         # A list shows every game's sides and totals: load them in a few queries, not per game.
@@ -133,6 +133,7 @@ def start_game(
         decks = rules.decks_for(players)
     table = [engine.Side(side.name.strip(), max(1, len(side.players))) for side in sides]
     refusals = engine.check_setup(rules, decks, table)
+    seen: set[str] = set()
     for index, side in enumerate(sides):
         for name in side.players:
             if not name.strip() or len(name.strip()) > MAX_NAME:
@@ -140,6 +141,11 @@ def start_game(
                     Refusal(index, "players", f"{side.name}: each player needs a short name.")
                 )
                 break
+            if name.strip().casefold() in seen:
+                refusals.append(
+                    Refusal(index, "players", f"{name.strip()} cannot play on two sides.")
+                )
+            seen.add(name.strip().casefold())
     if refusals:
         raise GameRefused(refusals)
     members = {m.name.casefold(): m for m in club.members} if club else {}

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, request, url_for
 from werkzeug.exceptions import BadRequest
 
+from .. import clubs, scoresheet
 from .. import rules as engine
-from .. import scoresheet
-from ..models import Game
+from ..models import Club, Game
 from ..rules import DealRefused, GameOver, Refusal
+from .access import Level, require, require_game
 from .openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -83,12 +85,24 @@ def create_game():
             raise scoresheet.GameRefused([Refusal(None, "decks", "Decks must be a whole number.")])
         if not isinstance(data.get("ruleset"), str):
             raise scoresheet.GameRefused([Refusal(None, "ruleset", "Name a rule set by its key.")])
-        game = scoresheet.start_game(data["ruleset"], sides, decks, data.get("rules") or None)
+        club = _club_for_game(data.get("club"))
+        game = scoresheet.start_game(data["ruleset"], sides, decks, data.get("rules") or None, club)
     except scoresheet.GameRefused as exc:
         return refused(exc.refusals)
     response = jsonify(scoresheet.game_state(game))
     response.headers["Location"] = url_for(".game", game_id=game.id)
     return response, 201
+
+
+def _club_for_game(slug: Any) -> Club | None:
+    """The club a new game belongs to: the table link's code must come with it."""
+    if slug is None:
+        return None
+    club = clubs.club_by_slug(slug) if isinstance(slug, str) else None
+    if club is None:
+        abort(404)
+    require(club, Level.TABLE)
+    return club
 
 
 def _sides(value: Any) -> list[scoresheet.SideSetup]:
@@ -114,13 +128,16 @@ def _sides(value: Any) -> list[scoresheet.SideSetup]:
 @bp.get("/games/<int:game_id>")
 def game(game_id: int):
     """The game's state."""
-    return jsonify(scoresheet.game_state(game_or_404(game_id)))
+    game = game_or_404(game_id)
+    require_game(game, Level.READ)
+    return jsonify(scoresheet.game_state(game))
 
 
 @bp.post("/games/<int:game_id>/deals")
 def add_deal(game_id: int):
     """Enter the next deal: 201, 422 naming each refused figure, or 409 if the game is over."""
     game = game_or_404(game_id)
+    require_game(game, Level.TABLE)
     data = body()
     try:
         scoresheet.add_deal(game, scoresheet.entries_from(data.get("scores"), game))
@@ -138,8 +155,11 @@ def add_deal(game_id: int):
 def correct_deal(game_id: int, number: int):
     """Correct a deal: 200 with everything after it recomputed, 409 if made from a stale copy."""
     game = game_or_404(game_id)
+    require_game(game, Level.TABLE)
     if not 1 <= number <= len(game.deals):
         abort(404)
+    if game.finished_at is not None and game.club is not None:
+        require_game(game, Level.ORGANISER)
     data = body()
     version = data.get("version")
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
@@ -153,3 +173,59 @@ def correct_deal(game_id: int, number: int):
     except DealRefused as exc:
         return refused(exc.refusals)
     return jsonify(scoresheet.game_state(game))
+
+
+@bp.get("/clubs/<slug>/standings")
+def standings(slug: str):
+    """A club's standings: `season` (id, or "all"), `from`, `to`, `ruleset`; as the page shows."""
+    club = clubs.club_by_slug(slug)
+    if club is None:
+        abort(404)
+    require(club, Level.READ)
+    chosen = _standings_filters(club)
+    return jsonify(
+        [
+            {
+                "player": row.player,
+                "games": row.games,
+                "wins": row.wins,
+                "win_rate": round(row.win_rate, 4),
+                "average_score": round(row.average_score, 1),
+                "average_per_deal": round(row.average_per_deal, 1),
+                "total_points": row.total_points,
+                "rank": row.rank,
+            }
+            for row in clubs.standings(club, chosen, request.args.get("sort", "win_rate"))
+        ]
+    )
+
+
+def _standings_filters(club: Club) -> clubs.Filters:
+    """Filters from the query string; a malformed one is a 422, not a guess."""
+    args = request.args
+    ruleset = args.get("ruleset") or None
+    if ruleset is not None and ruleset not in engine.PRESETS:
+        abort(_refuse(Refusal(None, "ruleset", f"No rule set '{ruleset}'.")))
+    try:
+        start = date.fromisoformat(args["from"]) if args.get("from") else None
+        end = date.fromisoformat(args["to"]) if args.get("to") else None
+    except ValueError:
+        abort(_refuse(Refusal(None, "from", "Dates are written like 2026-04-30.")))
+    season = args.get("season")
+    if season and season != "all":
+        chosen = clubs.season(club, int(season)) if season.isdigit() else None
+        if chosen is None:
+            abort(_refuse(Refusal(None, "season", f"No season '{season}' in this club.")))
+        return clubs.Filters.for_season(chosen, ruleset=ruleset)
+    if not season and start is None and end is None:
+        return clubs.Filters.for_season(
+            clubs.current_season(club, datetime.now(UTC).date()), ruleset=ruleset
+        )
+    return clubs.Filters(start, end, ruleset)
+
+
+def _refuse(refusal: Refusal):
+    """A 422 response to abort with."""
+    response = jsonify(errors=[refusal.to_dict()])
+    response.status_code = 422
+    return response

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import Field, HiddenField, RadioField, StringField
+from wtforms import Field, HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import Length, ValidationError
 
 from ..rules import BOOK_LABELS, CARD_CATEGORIES, CARD_LABELS, RuleSet, knobs
@@ -49,9 +49,24 @@ class SidesForm(FlaskForm):
     decks = FigureField("Decks")
 
 
-def new_game_form(rules: RuleSet, formdata: Any = None) -> SidesForm:
-    """The new-game form for one rule set, its house rules filled in with the preset's values."""
+def seats(rules: RuleSet) -> int:
+    """How many members a side can pick: one for individual rule sets, else a team of three."""
+    return 1 if rules.individuals else 3
+
+
+def new_game_form(rules: RuleSet, formdata: Any = None, members: Any = None) -> SidesForm:
+    """The new-game form for one rule set, its house rules filled in with the preset's values.
+
+    For a club game, `members` are offered in a list for each seat; guests are typed in.
+    """
     attrs: dict[str, Field] = {}
+    if members is not None:
+        choices = [("", "—")] + [(m.name, m.name) for m in members]
+        for index in range(MAX_SIDES_ON_FORM):
+            for seat in range(seats(rules)):
+                attrs[f"side{index}_member{seat}"] = SelectField(
+                    f"Side {index + 1}, player {seat + 1}", choices=choices, default=""
+                )
     for index in range(MAX_SIDES_ON_FORM):
         attrs[f"side{index}_name"] = StringField(
             f"Side {index + 1} name", validators=[Length(max=60)]

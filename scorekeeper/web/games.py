@@ -6,10 +6,13 @@ from collections.abc import Sequence
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
+from .. import clubs, scoresheet
 from .. import rules as engine
-from .. import scoresheet
-from ..models import Game
+from ..models import Club, Game
 from ..rules import DealRefused, Refusal
+from .access import Level, require, require_game
+from .charts import running_totals_chart
+from .club_forms import ActionForm
 from .forms import (
     MAX_SIDES_ON_FORM,
     DealForm,
@@ -19,6 +22,7 @@ from .forms import (
     fill,
     knob_field,
     new_game_form,
+    seats,
 )
 
 bp = Blueprint("games", __name__)
@@ -35,11 +39,26 @@ def game_or_404(game_id: int) -> Game:
 @bp.route("/games/new", methods=["GET", "POST"])
 def new():
     """Choose a rule set, then name the sides; house rules are a tap away."""
+    return _new_game(None)
+
+
+@bp.route("/clubs/<slug>/games/new", methods=["GET", "POST"])
+def new_club_game(slug: str):
+    """A club game: players picked from the member list, guests allowed."""
+    club = clubs.club_by_slug(slug)
+    if club is None:
+        abort(404)
+    require(club, Level.TABLE)
+    return _new_game(club)
+
+
+def _new_game(club: Club | None):
     key = request.values.get("ruleset", "")
     if key not in engine.PRESETS:
-        return render_template("choose_rules.html", presets=engine.PRESETS.values())
+        return render_template("choose_rules.html", presets=engine.PRESETS.values(), club=club)
     rules = engine.PRESETS[key]
-    form = new_game_form(rules, request.form if request.method == "POST" else None)
+    members = [m for m in club.members if not m.archived] if club else None
+    form = new_game_form(rules, request.form if request.method == "POST" else None, members)
     problems: list[str] = []
     if form.validate_on_submit():
         rows = [i for i in range(MAX_SIDES_ON_FORM) if _side_row(form, i)]
@@ -50,6 +69,7 @@ def new():
                 [_side_row(form, i) for i in rows],
                 form.decks.number,
                 engine.overrides_from(rules, values),
+                club,
             )
         except scoresheet.GameRefused as exc:
             problems = _place_setup(form, rows, exc.refusals)
@@ -64,13 +84,19 @@ def new():
         problems=problems,
         knobs=engine.knobs(rules),
         knob_field=knob_field,
+        club=club,
+        seats=seats(rules),
     ), status
 
 
 def _side_row(form, index: int) -> scoresheet.SideSetup | None:
     name = (form[f"side{index}_name"].data or "").strip()
     listed = form[f"side{index}_players"].data or ""
-    players = [p.strip() for p in listed.split(",") if p.strip()]
+    # Members picked from the club's list come first, then any guests typed in.
+    picked = [
+        form[f].data for f in form._fields if f.startswith(f"side{index}_member") and form[f].data
+    ]
+    players = [n for n in picked] + [p.strip() for p in listed.split(",") if p.strip()]
     if not name and not players:
         return None
     return scoresheet.SideSetup(name or " & ".join(players), players or [name])
@@ -94,16 +120,38 @@ def _place_setup(form, rows: list[int], refusals: Sequence[Refusal]) -> list[str
 def scoreboard(game_id: int):
     """Running totals, what each side needs to open, every deal a tap away, the winner."""
     game = game_or_404(game_id)
+    level = require_game(game, Level.READ)
     progress = scoresheet.progress_of(game)
     return render_template(
-        "scoreboard.html", game=game, rules=scoresheet.rules_of(game), progress=progress
+        "scoreboard.html",
+        game=game,
+        rules=scoresheet.rules_of(game),
+        progress=progress,
+        level=level,
+        chart=running_totals_chart(game, progress),
+        delete_form=ActionForm(),
     )
+
+
+@bp.post("/games/<int:game_id>/delete")
+def delete(game_id: int):
+    """Remove a club game for good (its organisers only)."""
+    game = game_or_404(game_id)
+    if game.club is None:
+        abort(404)
+    require_game(game, Level.ORGANISER)
+    club = game.club
+    if ActionForm().validate_on_submit():
+        clubs.delete_game(game)
+        flash(f"Game {game_id} deleted.")
+    return redirect(url_for("clubs.history", slug=club.slug, season="all"))
 
 
 @bp.route("/games/<int:game_id>/deals/new", methods=["GET", "POST"])
 def new_deal(game_id: int):
     """Enter the next deal for every side."""
     game = game_or_404(game_id)
+    require_game(game, Level.TABLE)
     progress = scoresheet.progress_of(game)
     if progress.finished:
         flash("This game is over: no more deals can be entered.", "error")
@@ -125,8 +173,12 @@ def new_deal(game_id: int):
 def edit_deal(game_id: int, number: int):
     """Correct a deal; every later total is recomputed."""
     game = game_or_404(game_id)
+    require_game(game, Level.TABLE)
     if not 1 <= number <= len(game.deals):
         abort(404)
+    if game.finished_at is not None and game.club is not None:
+        # A club's finished record changes only by an organiser's hand.
+        require_game(game, Level.ORGANISER)
     deal = game.deals[number - 1]
     form = _form(game)
     problems: list[str] = []
@@ -154,6 +206,7 @@ def edit_deal(game_id: int, number: int):
 def preview(game_id: int, number: int | None = None):
     """The breakdown the figures typed so far would get; the page shows it as they change."""
     game = game_or_404(game_id)
+    require_game(game, Level.TABLE)
     form = _form(game)
     result, problems = None, []
     if form.validate_on_submit():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 
 from .. import scoresheet
+from .access import known_clubs
 
 bp = Blueprint("home", __name__)
 
@@ -16,6 +17,7 @@ def index():
     finished = scoresheet.recent_games(finished=True, limit=10)
     return render_template(
         "home.html",
+        my_clubs=known_clubs(),
         playing=[scoresheet.summary(g) for g in playing],
         finished=[scoresheet.summary(g) for g in finished],
     )

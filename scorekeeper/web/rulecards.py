@@ -6,6 +6,7 @@ from flask import Blueprint, abort, render_template
 
 from .. import rules as engine
 from .. import scoresheet
+from .access import Level, require_game
 
 bp = Blueprint("rulecards", __name__)
 PLAYER_COUNTS = range(2, 9)
@@ -31,6 +32,7 @@ def game_card(game_id: int):
     game = scoresheet.get_game(game_id)
     if game is None:
         abort(404)
+    require_game(game, Level.READ)
     return render_template(
         "rule_card.html",
         rules=scoresheet.rules_of(game),

@@ -1,0 +1,78 @@
+"""Who may do what in a club: organisers, holders of the table link, everyone else."""
+
+from __future__ import annotations
+
+import secrets
+from enum import IntEnum
+
+from flask import abort, request, session
+from flask_login import current_user
+
+from .. import clubs
+from ..models import Club, Game
+
+TABLES = "tables"  # session key: {club slug: table code}
+
+
+class Level(IntEnum):
+    """What a visitor may do, each level including those below it."""
+
+    NONE = 0
+    READ = 1  # standings and history of a public club
+    TABLE = 2  # start games and enter deals: the table link
+    ORGANISER = 3  # members, seasons, settings; correct or delete finished games
+
+
+def organiser():
+    """The signed-in organiser, or None."""
+    return current_user if current_user.is_authenticated else None
+
+
+def club_level(club: Club) -> Level:
+    """The visitor's level in this club."""
+    if clubs.is_organiser(club, organiser()):
+        return Level.ORGANISER
+    # API clients show the code in a header; people carry it in their session from the link.
+    code = request.headers.get("X-Table-Code") or session.get(TABLES, {}).get(club.slug)
+    if isinstance(code, str) and secrets.compare_digest(code, club.table_code):
+        return Level.TABLE
+    return Level.READ if club.standings_public else Level.NONE
+
+
+def require(club: Club, needed: Level) -> Level:
+    """The visitor's level, or 404 (a private club stays hidden) or 403 (too low)."""
+    level = club_level(club)
+    if level < needed:
+        abort(404 if level == Level.NONE else 403)
+    return level
+
+
+def game_level(game: Game) -> Level:
+    """A casual game is open to whoever holds its link; a club game follows its club."""
+    return Level.TABLE if game.club is None else club_level(game.club)
+
+
+def require_game(game: Game, needed: Level) -> Level:
+    """The visitor's level for a game, or 404/403."""
+    level = game_level(game)
+    if level < needed:
+        abort(404 if level == Level.NONE else 403)
+    return level
+
+
+def remember_table(club: Club) -> None:
+    """Keep the table link in this browser's session."""
+    tables = dict(session.get(TABLES, {}))
+    tables[club.slug] = club.table_code
+    session[TABLES] = tables
+    session.permanent = True
+
+
+def known_clubs() -> list[Club]:
+    """Clubs this visitor runs or holds the table link of, for the home page."""
+    found = {c.id: c for c in (organiser().clubs if organiser() else [])}
+    for slug in session.get(TABLES, {}):
+        club = clubs.club_by_slug(slug)
+        if club is not None and club_level(club) >= Level.TABLE:
+            found.setdefault(club.id, club)
+    return sorted(found.values(), key=lambda c: c.name.casefold())

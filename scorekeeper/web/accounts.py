@@ -1,0 +1,68 @@
+"""Organiser accounts: sign up, sign in, sign out."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_login import login_user, logout_user
+from flask_wtf import FlaskForm
+from wtforms import PasswordField, StringField
+from wtforms.validators import DataRequired, Length
+
+from .. import clubs
+
+bp = Blueprint("accounts", __name__)
+
+
+class AccountForm(FlaskForm):
+    """A username and a password."""
+
+    username = StringField("Username", validators=[DataRequired(), Length(max=60)])
+    password = PasswordField("Password", validators=[DataRequired(), Length(max=200)])
+
+
+def _next_url() -> str:
+    target = request.args.get("next", "")
+    # Only paths on this site: never send someone onward to another host.
+    if target.startswith("/") and not target.startswith(("//", "/\\")):
+        return target
+    return url_for("home.index")
+
+
+@bp.route("/signup", methods=["GET", "POST"])
+def signup():
+    """Create an organiser account, to run a club."""
+    form = AccountForm()
+    if form.validate_on_submit():
+        try:
+            organiser = clubs.register(form.username.data, form.password.data)
+        except clubs.ClubRefused as exc:
+            form.username.errors.append(str(exc))
+        else:
+            login_user(organiser)
+            flash(f"Welcome, {organiser.username}. Now create your club.")
+            return redirect(url_for("clubs.new"))
+    status = 422 if form.errors else 200
+    return render_template("account.html", form=form, signup=True), status
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    """Sign in as an organiser."""
+    form = AccountForm()
+    if form.validate_on_submit():
+        organiser = clubs.authenticate(form.username.data, form.password.data)
+        if organiser is None:
+            form.password.errors.append("That username and password do not match.")
+        else:
+            login_user(organiser)
+            return redirect(_next_url())
+    status = 422 if form.errors else 200
+    return render_template("account.html", form=form, signup=False), status
+
+
+@bp.post("/logout")
+def logout():
+    """Sign out."""
+    logout_user()
+    flash("Signed out.")
+    return redirect(url_for("home.index"))

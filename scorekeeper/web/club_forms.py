@@ -1,0 +1,73 @@
+"""Forms of the club pages."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import BooleanField, DateField, IntegerField, SelectField, StringField
+from wtforms.validators import DataRequired, Length, NumberRange, Optional
+
+
+class ClubForm(FlaskForm):
+    """A new club."""
+
+    name = StringField("Club name", validators=[DataRequired(), Length(max=80)])
+    slug = StringField(
+        "Web address",
+        validators=[DataRequired(), Length(min=2, max=40)],
+        description="Lowercase letters, digits and hyphens: /clubs/your-address",
+    )
+    public = BooleanField("Anyone may see the standings and history")
+
+
+class SettingsForm(FlaskForm):
+    """A club's name, visibility and ranking threshold."""
+
+    name = StringField("Club name", validators=[DataRequired(), Length(max=80)])
+    public = BooleanField("Anyone may see the standings and history")
+    min_games = IntegerField(
+        "Games needed to be ranked",
+        validators=[NumberRange(min=0, max=1000, message="Between 0 and 1,000 games.")],
+    )
+
+
+class NameForm(FlaskForm):
+    """One name: a member, or an organiser's username."""
+
+    name = StringField("Name", validators=[DataRequired(), Length(max=60)])
+
+
+class MergeForm(FlaskForm):
+    """Fold one member into another."""
+
+    into = SelectField("Merge into", coerce=int, validate_choice=True)
+
+
+class SeasonForm(FlaskForm):
+    """A named season with its dates."""
+
+    name = StringField("Season name", validators=[DataRequired(), Length(max=60)])
+    starts_on = DateField("Starts on", validators=[DataRequired()])
+    ends_on = DateField("Ends on", validators=[DataRequired()])
+
+
+class ImportForm(FlaskForm):
+    """A deals CSV exported by this app."""
+
+    file = FileField("Deals CSV file", validators=[FileRequired("Choose the CSV file.")])
+
+
+class ActionForm(FlaskForm):
+    """A button that changes something: CSRF and nothing else."""
+
+
+class StandingsFilter(FlaskForm):
+    """Which games count (a GET form: no CSRF)."""
+
+    class Meta:
+        csrf = False
+
+    season = SelectField("Season", validators=[Optional()])
+    start = DateField("From", validators=[Optional()])
+    end = DateField("To", validators=[Optional()])
+    ruleset = SelectField("Rule set", validators=[Optional()])

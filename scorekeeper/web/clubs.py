@@ -1,0 +1,388 @@
+"""Club pages: standings, history, members, seasons, settings, export and import."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_login import login_required
+from markupsafe import Markup
+
+from .. import charts, clubs, records
+from ..models import Club
+from .access import Level, club_level, organiser, remember_table, require
+from .club_forms import (
+    ActionForm,
+    ClubForm,
+    ImportForm,
+    MergeForm,
+    NameForm,
+    SeasonForm,
+    SettingsForm,
+    StandingsFilter,
+)
+
+bp = Blueprint("clubs", __name__, url_prefix="/clubs")
+
+
+def club_or_404(slug: str, needed: Level = Level.READ) -> tuple[Club, Level]:
+    """The club and the visitor's level in it, or 404/403."""
+    club = clubs.club_by_slug(slug)
+    if club is None:
+        abort(404)
+    return club, require(club, needed)
+
+
+def filters(club: Club) -> tuple[StandingsFilter, clubs.Filters]:
+    """The filter form from the query string, and the filters it means (default: this season)."""
+    form = StandingsFilter(request.args)
+    form.season.choices = [("", "This season"), ("all", "All seasons")] + [
+        (str(s.id), s.name) for s in club.seasons
+    ]
+    form.ruleset.choices = [("", "Every rule set")] + clubs.ruleset_choices()
+    form.validate()
+    chosen = form.season.data or ""
+    if chosen == "all" or form.start.data or form.end.data:
+        season = None
+    elif chosen.isdigit():
+        season = clubs.season(club, int(chosen))
+    else:
+        season = clubs.current_season(club, datetime.now(UTC).date())
+    ruleset = form.ruleset.data if form.ruleset.data in dict(clubs.ruleset_choices()) else None
+    member_id = request.args.get("player", type=int)
+    if season is not None:
+        return form, clubs.Filters.for_season(season, ruleset=ruleset, member_id=member_id)
+    return form, clubs.Filters(form.start.data, form.end.data, ruleset, member_id)
+
+
+@bp.get("")
+def index():
+    """The clubs you run, and a way to start one."""
+    mine = organiser().clubs if organiser() else []
+    return render_template("clubs/index.html", clubs=mine)
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@login_required
+def new():
+    """Create a club; you become its organiser."""
+    form = ClubForm()
+    if form.validate_on_submit():
+        try:
+            club = clubs.create_club(
+                form.name.data, form.slug.data, organiser(), public=form.public.data
+            )
+        except clubs.ClubRefused as exc:
+            form.slug.errors.append(str(exc))
+        else:
+            flash(f"{club.name} is ready. Add your members, then share the table link.")
+            return redirect(url_for(".members", slug=club.slug))
+    return render_template("clubs/new.html", form=form), 422 if form.errors else 200
+
+
+@bp.get("/<slug>/table/<code>")
+def table_link(slug: str, code: str):
+    """The table link: whoever holds it may start games and enter deals."""
+    club = clubs.club_by_slug(slug)
+    if club is None or not clubs_code_matches(club, code):
+        abort(404)
+    remember_table(club)
+    flash(f"This phone can now start games and enter deals for {club.name}.")
+    return redirect(url_for(".overview", slug=slug))
+
+
+def clubs_code_matches(club: Club, code: str) -> bool:
+    """Whether a code is the club's current table code."""
+    return secrets.compare_digest(code, club.table_code)
+
+
+@bp.get("/<slug>")
+def overview(slug: str):
+    """The club at a glance: games in progress, this season's leaders, recent games."""
+    club, level = club_or_404(slug)
+    form, chosen = filters(club)
+    leaders = clubs.standings(club, chosen)[:5]
+    recent, _ = clubs.history(club, clubs.Filters())
+    playing = clubs.in_progress(club) if level >= Level.TABLE else []
+    return render_template(
+        "clubs/overview.html",
+        club=club,
+        level=level,
+        Level=Level,
+        leaders=leaders,
+        recent=recent[:5],
+        playing=playing,
+        filters=chosen,
+    )
+
+
+@bp.get("/<slug>/standings")
+def standings(slug: str):
+    """The standings, sortable, for a season, a date range or a rule set."""
+    club, level = club_or_404(slug)
+    form, chosen = filters(club)
+    sort = request.args.get("sort", "win_rate")
+    rows = clubs.standings(club, chosen, sort)
+    return render_template(
+        "clubs/standings.html",
+        club=club,
+        level=level,
+        form=form,
+        rows=rows,
+        sort=sort if sort in clubs.SORTS else "win_rate",
+        sorts=clubs.SORTS,
+        filters=chosen,
+        args={k: v for k, v in request.args.items() if k != "sort"},
+    )
+
+
+@bp.get("/<slug>/games")
+def history(slug: str):
+    """Finished games, filterable by season, player and rule set."""
+    club, level = club_or_404(slug)
+    form, chosen = filters(club)
+    page = max(1, request.args.get("page", 1, type=int))
+    games, more = clubs.history(club, chosen, page)
+    return render_template(
+        "clubs/history.html",
+        club=club,
+        form=form,
+        games=games,
+        page=page,
+        more=more,
+        filters=chosen,
+        args={k: v for k, v in request.args.items() if k != "page"},
+    )
+
+
+@bp.route("/<slug>/members", methods=["GET", "POST"])
+def members(slug: str):
+    """The member list; organisers add members here."""
+    club, level = club_or_404(slug)
+    form = NameForm()
+    if request.method == "POST":
+        require(club, Level.ORGANISER)
+        if form.validate_on_submit():
+            try:
+                added = clubs.add_member(club, form.name.data)
+            except clubs.ClubRefused as exc:
+                form.name.errors.append(str(exc))
+            else:
+                flash(f"{added.name} added.")
+                return redirect(url_for(".members", slug=slug))
+    return render_template(
+        "clubs/members.html",
+        club=club,
+        level=level,
+        Level=Level,
+        form=form,
+        action=ActionForm(),
+    ), 422 if form.errors else 200
+
+
+@bp.get("/<slug>/members/<int:member_id>")
+def member(slug: str, member_id: int):
+    """A member's figures, form and results over the season."""
+    club, level = club_or_404(slug)
+    target = clubs.member(club, member_id)
+    if target is None:
+        abort(404)
+    form, chosen = filters(club)
+    results = clubs.results_of(target, chosen)
+    figures = next((r for r in clubs.standings(club, chosen) if r.member_id == target.id), None)
+    labels = [r.played_on.strftime("%d %b") for r in results]
+    chart = Markup(
+        charts.bar_chart(
+            f"{target.name}: final score in each game",
+            labels,
+            [r.total for r in results],
+            highlight=[r.won for r in results],
+        )
+    )
+    table = Markup(
+        charts.chart_table(
+            f"{target.name}: final score in each game",
+            labels,
+            [charts.Series("Final score", [r.total for r in results])],
+        )
+    )
+    merge = MergeForm()
+    merge.into.choices = [(m.id, m.name) for m in club.members if m.id != target.id]
+    return render_template(
+        "clubs/member.html",
+        club=club,
+        level=level,
+        Level=Level,
+        member=target,
+        form=form,
+        results=results,
+        figures=figures,
+        chart=chart,
+        table=table,
+        played=clubs.games_of_member(target),
+        action=ActionForm(),
+        merge=merge,
+    )
+
+
+@bp.post("/<slug>/members/<int:member_id>/<change>")
+def change_member(slug: str, member_id: int, change: str):
+    """Archive, restore, merge or delete a member (organisers only)."""
+    club, _ = club_or_404(slug, Level.ORGANISER)
+    target = clubs.member(club, member_id)
+    if target is None or change not in ("archive", "restore", "merge", "delete"):
+        abort(404)
+    form = MergeForm() if change == "merge" else ActionForm()
+    if change == "merge":
+        form.into.choices = [(m.id, m.name) for m in club.members if m.id != target.id]
+    if not form.validate_on_submit():
+        flash("That did not go through: reload the page and try again.", "error")
+        return redirect(url_for(".member", slug=slug, member_id=member_id))
+    try:
+        if change == "delete":
+            name = target.name
+            clubs.delete_member(target)
+            flash(f"{name} removed.")
+            return redirect(url_for(".members", slug=slug))
+        if change == "merge":
+            into = clubs.member(club, form.into.data)
+            clubs.merge_members(target, into)
+            flash(f"Merged into {into.name}: their games are now one record.")
+            return redirect(url_for(".member", slug=slug, member_id=into.id))
+        clubs.set_archived(target, change == "archive")
+        flash(f"{target.name} {'archived' if change == 'archive' else 'restored'}.")
+    except clubs.ClubRefused as exc:
+        flash(str(exc), "error")
+    return redirect(url_for(".member", slug=slug, member_id=member_id))
+
+
+@bp.route("/<slug>/seasons", methods=["GET", "POST"])
+def seasons(slug: str):
+    """The club's seasons; organisers add them."""
+    club, level = club_or_404(slug)
+    form = SeasonForm()
+    if request.method == "POST":
+        require(club, Level.ORGANISER)
+        if form.validate_on_submit():
+            try:
+                added = clubs.add_season(
+                    club, form.name.data, form.starts_on.data, form.ends_on.data
+                )
+            except clubs.ClubRefused as exc:
+                form.ends_on.errors.append(str(exc))
+            else:
+                flash(f"Season {added.name} added.")
+                return redirect(url_for(".seasons", slug=slug))
+    return render_template(
+        "clubs/seasons.html", club=club, level=level, Level=Level, form=form
+    ), 422 if form.errors else 200
+
+
+@bp.route("/<slug>/settings", methods=["GET", "POST"])
+def settings(slug: str):
+    """Name, visibility, ranking threshold, the table link and organisers."""
+    club, _ = club_or_404(slug, Level.ORGANISER)
+    form = SettingsForm(
+        data={
+            "name": club.name,
+            "public": club.standings_public,
+            "min_games": club.min_games_ranked,
+        }
+        if request.method == "GET"
+        else None
+    )
+    if form.validate_on_submit():
+        try:
+            clubs.update_settings(
+                club, name=form.name.data, public=form.public.data, min_games=form.min_games.data
+            )
+        except clubs.ClubRefused as exc:
+            form.name.errors.append(str(exc))
+        else:
+            flash("Settings saved.")
+            return redirect(url_for(".settings", slug=slug))
+    link = url_for(".table_link", slug=slug, code=club.table_code, _external=True)
+    return render_template(
+        "clubs/settings.html",
+        club=club,
+        form=form,
+        link=link,
+        action=ActionForm(),
+        organiser_form=NameForm(prefix="organiser"),
+    ), 422 if form.errors else 200
+
+
+@bp.post("/<slug>/settings/table-link")
+def replace_link(slug: str):
+    """A new table link; the old one stops working at once."""
+    club, _ = club_or_404(slug, Level.ORGANISER)
+    if ActionForm().validate_on_submit():
+        clubs.replace_table_code(club)
+        remember_table(club)
+        flash("New table link made: the old one no longer works. Share the new one.")
+    return redirect(url_for(".settings", slug=slug))
+
+
+@bp.post("/<slug>/settings/organisers")
+def add_organiser(slug: str):
+    """Let another account run the club."""
+    club, _ = club_or_404(slug, Level.ORGANISER)
+    form = NameForm(prefix="organiser")
+    if form.validate_on_submit():
+        try:
+            added = clubs.add_organiser(club, form.name.data)
+        except clubs.ClubRefused as exc:
+            flash(str(exc), "error")
+        else:
+            flash(f"{added.username} can now run {club.name}.")
+    return redirect(url_for(".settings", slug=slug))
+
+
+@bp.get("/<slug>/export/<kind>.csv")
+def export(slug: str, kind: str):
+    """The club's games, deals or standings as CSV."""
+    club, _ = club_or_404(slug)
+    _, chosen = filters(club)
+    if kind == "games":
+        text = records.export_games(club, chosen)
+    elif kind == "deals":
+        text = records.export_deals(club, chosen)
+    elif kind == "standings":
+        text = records.export_standings(clubs.standings(club, chosen))
+    else:
+        abort(404)
+    name = f"{club.slug}-{kind}.csv"
+    return Response(
+        text,
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@bp.route("/<slug>/import", methods=["GET", "POST"])
+def import_records(slug: str):
+    """Read a deals CSV back in: all of it, or nothing."""
+    club, _ = club_or_404(slug, Level.ORGANISER)
+    form = ImportForm()
+    problem = None
+    if form.validate_on_submit():
+        raw = form.file.data.read(records.MAX_BYTES + 1)
+        try:
+            text = raw.decode("utf-8-sig")
+            report = records.import_deals(club, text)
+        except UnicodeDecodeError:
+            problem = "The file is not UTF-8 text: export it again from this app."
+        except records.ImportRefused as exc:
+            problem = f"Nothing was imported. {exc}"
+        else:
+            flash(f"Imported {report.games} games with {report.deals} deals.")
+            return redirect(url_for(".history", slug=slug, season="all"))
+    status = 422 if problem or form.errors else 200
+    return render_template("clubs/import.html", club=club, form=form, problem=problem), status
+
+
+@bp.app_context_processor
+def club_helpers():
+    """Templates ask what the visitor may do in a club."""
+    return {"club_level": club_level, "Level": Level}
