@@ -216,6 +216,7 @@ def member(slug: str, member_id: int):
         Level=Level,
         member=target,
         form=form,
+        filters=chosen,
         results=results,
         figures=figures,
         chart=chart,
