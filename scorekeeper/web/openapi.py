@@ -29,6 +29,14 @@ ERRORS = _json(_ref("Errors"), "Refused: each error names the side, the figure a
 NOT_FOUND = _json(_ref("Errors"), "No such game, deal or rule set")
 GAME = _json(_ref("GameState"), "The game's state")
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+TABLE_CODE = {
+    "name": "X-Table-Code",
+    "in": "header",
+    "required": False,
+    "description": "A club's table-link code: needed for a private club's records and for "
+    "entering deals in any club game",
+    "schema": {"type": "string"},
+}
 
 
 def openapi_document() -> dict[str, Any]:
@@ -168,6 +176,7 @@ def openapi_document() -> dict[str, Any]:
             },
             "decks": {"type": "integer", "minimum": 1, "maximum": 20},
             "rules": {"type": "object", "description": "House-rule overrides of the preset"},
+            "club": {"type": "string", "description": "A club's slug (send X-Table-Code too)"},
         },
     }
     deal_number = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
@@ -199,6 +208,40 @@ def openapi_document() -> dict[str, Any]:
                     "responses": {"200": _json({"type": "object"}, "Parameters"), "404": NOT_FOUND},
                 }
             },
+            "/api/v1/clubs/{slug}/standings": {
+                "get": {
+                    "summary": "A club's standings (public clubs, or with the table code)",
+                    "parameters": [
+                        {
+                            "name": "slug",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "string"},
+                        },
+                        {"name": "season", "in": "query", "schema": {"type": "string"}},
+                        {
+                            "name": "from",
+                            "in": "query",
+                            "schema": {"type": "string", "format": "date"},
+                        },
+                        {
+                            "name": "to",
+                            "in": "query",
+                            "schema": {"type": "string", "format": "date"},
+                        },
+                        {"name": "ruleset", "in": "query", "schema": {"type": "string"}},
+                        {"name": "sort", "in": "query", "schema": {"type": "string"}},
+                        TABLE_CODE,
+                    ],
+                    "responses": {
+                        "200": _json(
+                            {"type": "array", "items": _ref("Standing")}, "Ranked members"
+                        ),
+                        "404": NOT_FOUND,
+                        "422": ERRORS,
+                    },
+                }
+            },
             "/api/v1/games": {
                 "post": {
                     "summary": "Start a game",
@@ -212,14 +255,14 @@ def openapi_document() -> dict[str, Any]:
             "/api/v1/games/{game_id}": {
                 "get": {
                     "summary": "A game's state",
-                    "parameters": [GAME_ID],
+                    "parameters": [GAME_ID, TABLE_CODE],
                     "responses": {"200": GAME, "404": NOT_FOUND},
                 }
             },
             "/api/v1/games/{game_id}/deals": {
                 "post": {
                     "summary": "Enter the next deal",
-                    "parameters": [GAME_ID],
+                    "parameters": [GAME_ID, TABLE_CODE],
                     "requestBody": {
                         "required": True,
                         "content": {"application/json": {"schema": deal_body}},
@@ -235,7 +278,7 @@ def openapi_document() -> dict[str, Any]:
             "/api/v1/games/{game_id}/deals/{number}": {
                 "put": {
                     "summary": "Correct a deal; later totals are recomputed",
-                    "parameters": [GAME_ID, deal_number],
+                    "parameters": [GAME_ID, deal_number, TABLE_CODE],
                     "requestBody": {
                         "required": True,
                         "content": {"application/json": {"schema": deal_body}},
@@ -255,6 +298,20 @@ def openapi_document() -> dict[str, Any]:
                 "Breakdown": breakdown,
                 "GameState": game_state,
                 "Errors": errors,
+                "Standing": {
+                    "type": "object",
+                    "required": ["player", "games", "wins", "win_rate", "average_score", "rank"],
+                    "properties": {
+                        "player": {"type": "string"},
+                        "games": {"type": "integer"},
+                        "wins": {"type": "integer"},
+                        "win_rate": {"type": "number"},
+                        "average_score": {"type": "number"},
+                        "average_per_deal": {"type": "number"},
+                        "total_points": {"type": "integer"},
+                        "rank": {"type": ["integer", "null"]},
+                    },
+                },
             }
         },
     }
