@@ -16,7 +16,17 @@ from sqlalchemy.orm import selectinload
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .db import db
-from .models import Club, Game, Member, Organiser, Player, Season, Side
+from .models import (
+    RESULT_FIGURES,
+    Club,
+    Game,
+    Member,
+    MemberResult,
+    Organiser,
+    Player,
+    Season,
+    Side,
+)
 from .rules import PRESETS
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{1,39}")
@@ -178,6 +188,9 @@ def merge_members(source: Member, into: Member) -> None:
     for player in db.session.execute(select(Player).where(Player.member_id == source.id)).scalars():
         player.member_id = into.id
         player.name = into.name
+    results = select(MemberResult).where(MemberResult.member_id == source.id)
+    for result in db.session.execute(results).scalars():
+        result.member_id = into.id
     db.session.delete(source)
     db.session.commit()
 
@@ -290,29 +303,32 @@ def _finished_games(club: Club, filters: Filters):
     return conditions
 
 
+def _counted_results(club: Club, filters: Filters) -> list:
+    conditions = [MemberResult.club_id == club.id]
+    if filters.start is not None:
+        conditions.append(MemberResult.played_on >= filters.start)
+    if filters.end is not None:
+        conditions.append(MemberResult.played_on <= filters.end)
+    if filters.ruleset:
+        conditions.append(MemberResult.ruleset == filters.ruleset)
+    return conditions
+
+
 def standings(club: Club, filters: Filters, sort: str = "win_rate") -> list[Standing]:
-    """Every member who played a counted game, ranked; one GROUP BY in the database."""
-    query = (
+    """Every member who played a counted game, ranked; one GROUP BY over one index."""
+    sums = (
         select(
-            Member.id,
-            Member.name,
-            func.count(Side.id),
-            func.sum(case((Side.won, 1), else_=0)),
-            func.sum(Side.final_total),
-            func.sum(Side.deals_played),
-            func.sum(Side.clean_books),
-            func.sum(Side.dirty_books),
-            func.sum(Side.wild_books),
-            func.sum(Side.special_books),
-            func.sum(Side.went_out),
-            func.sum(Side.red_threes_caught),
+            MemberResult.member_id,
+            func.count(),
+            func.sum(case((MemberResult.won, 1), else_=0)),
+            *(func.sum(getattr(MemberResult, name)) for name in RESULT_FIGURES[1:]),
         )
-        .select_from(Player)
-        .join(Side, Player.side_id == Side.id)
-        .join(Game, Side.game_id == Game.id)
-        .join(Member, Player.member_id == Member.id)
-        .where(*_finished_games(club, filters))
-        .group_by(Member.id, Member.name)
+        .where(*_counted_results(club, filters))
+        .group_by(MemberResult.member_id)
+        .subquery()
+    )
+    query = select(Member.id, Member.name, *list(sums.c)[1:]).join(
+        sums, sums.c.member_id == Member.id
     )
     rows = [Standing(*row) for row in db.session.execute(query)]
     return rank(rows, sort, club.min_games_ranked)
@@ -389,12 +405,17 @@ class Result:
 def results_of(target: Member, filters: Filters, limit: int = 200) -> list[Result]:
     """A member's finished games, oldest first (for a chart), within the filters."""
     query = (
-        select(Game.id, Game.played_on, Game.ruleset, Side.name, Side.final_total, Side.won)
-        .select_from(Player)
-        .join(Side, Player.side_id == Side.id)
-        .join(Game, Side.game_id == Game.id)
-        .where(Player.member_id == target.id, *_finished_games(target.club, filters))
-        .order_by(Game.played_on.desc(), Game.id.desc())
+        select(
+            MemberResult.game_id,
+            MemberResult.played_on,
+            MemberResult.ruleset,
+            Side.name,
+            MemberResult.final_total,
+            MemberResult.won,
+        )
+        .join(Side, MemberResult.side_id == Side.id)
+        .where(MemberResult.member_id == target.id, *_counted_results(target.club, filters))
+        .order_by(MemberResult.played_on.desc(), MemberResult.game_id.desc())
         .limit(limit)
     )
     return [Result(*row) for row in reversed(db.session.execute(query).all())]

@@ -135,6 +135,7 @@ class Game(db.Model):
     deals: Mapped[list[Deal]] = relationship(
         back_populates="game", order_by="Deal.number", cascade="all, delete-orphan"
     )
+    results: Mapped[list[MemberResult]] = relationship(cascade="all, delete-orphan")
 
 
 class Side(db.Model):
@@ -218,4 +219,60 @@ class DealScore(db.Model):
     total: Mapped[int]
 
     deal: Mapped[Deal] = relationship(back_populates="scores")
+    side: Mapped[Side] = relationship()
+
+
+# The columns a standings query reads, all in one index so the database never visits the table.
+RESULT_FIGURES = (
+    "won",
+    "final_total",
+    "deals_played",
+    "clean_books",
+    "dirty_books",
+    "wild_books",
+    "special_books",
+    "went_out",
+    "red_threes_caught",
+)
+
+
+class MemberResult(db.Model):
+    """A member's result in one finished club game: their side's figures, for the standings.
+
+    Kept in step by the score sheet whenever a club game is saved; a partner shares the team's
+    figures. One narrow row per member and game lets the database sum standings from one index.
+    """
+
+    __tablename__ = "member_result"
+    __table_args__ = (
+        Index(
+            "ix_member_result_standings",
+            "club_id",
+            "member_id",
+            "played_on",
+            "ruleset",
+            *RESULT_FIGURES,
+        ),
+        Index("ix_member_result_member", "member_id", "played_on"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("member.id"))
+    side_id: Mapped[int] = mapped_column(ForeignKey("side.id", ondelete="CASCADE"))
+    played_on: Mapped[date] = mapped_column(Date)
+    ruleset: Mapped[str] = mapped_column(String(40))
+    won: Mapped[bool]
+    final_total: Mapped[int]
+    deals_played: Mapped[int]
+    clean_books: Mapped[int]
+    dirty_books: Mapped[int]
+    wild_books: Mapped[int]
+    special_books: Mapped[int]
+    went_out: Mapped[int]
+    red_threes_caught: Mapped[int]
+
+    club: Mapped[Club] = relationship()
+    member: Mapped[Member] = relationship()
     side: Mapped[Side] = relationship()

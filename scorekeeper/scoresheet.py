@@ -15,7 +15,16 @@ from sqlalchemy.orm import selectinload
 
 from . import rules as engine
 from .db import db
-from .models import Club, Deal, DealScore, Game, Player, Side
+from .models import (
+    RESULT_FIGURES,
+    Club,
+    Deal,
+    DealScore,
+    Game,
+    MemberResult,
+    Player,
+    Side,
+)
 from .rules import DealEntry, DealRefused, Progress, Refusal, RulesError, RuleSet
 from .rules.game import MAX_NAME
 
@@ -285,6 +294,28 @@ def _keep_side_figures(
         )
         side.went_out = sum(1 for e in entries if e.went_out)
         side.red_threes_caught = sum(e.red_threes_caught for e in entries)
+    _keep_member_results(game, progress.finished)
+
+
+def _keep_member_results(game: Game, finished: bool) -> None:
+    """Rewrite the club members' results of this game: finished club games count, others not."""
+    game.results.clear()
+    if game.club is None or not finished:
+        return
+    for side in game.sides:
+        figures = {name: getattr(side, name) for name in RESULT_FIGURES}
+        for player in side.players:
+            if player.member is not None:
+                game.results.append(
+                    MemberResult(
+                        club=game.club,
+                        member=player.member,
+                        side=side,
+                        played_on=game.played_on,
+                        ruleset=game.ruleset,
+                        **figures,
+                    )
+                )
 
 
 def _now() -> datetime:
