@@ -11,16 +11,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import case, exists, func, select
+from sqlalchemy import delete, exists, func, select
 from sqlalchemy.orm import selectinload
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from . import scoresheet
 from .db import db
 from .models import (
     RESULT_FIGURES,
     Club,
     Game,
     Member,
+    MemberDay,
     MemberResult,
     Organiser,
     Player,
@@ -191,7 +193,9 @@ def merge_members(source: Member, into: Member) -> None:
     results = select(MemberResult).where(MemberResult.member_id == source.id)
     for result in db.session.execute(results).scalars():
         result.member_id = into.id
+    db.session.execute(delete(MemberDay).where(MemberDay.member_id == source.id))
     db.session.delete(source)
+    scoresheet.refresh_member_days(into.club_id)
     db.session.commit()
 
 
@@ -303,28 +307,27 @@ def _finished_games(club: Club, filters: Filters):
     return conditions
 
 
-def _counted_results(club: Club, filters: Filters) -> list:
-    conditions = [MemberResult.club_id == club.id]
+def _counted_results(club: Club, filters: Filters, table=MemberResult) -> list:
+    conditions = [table.club_id == club.id]
     if filters.start is not None:
-        conditions.append(MemberResult.played_on >= filters.start)
+        conditions.append(table.played_on >= filters.start)
     if filters.end is not None:
-        conditions.append(MemberResult.played_on <= filters.end)
+        conditions.append(table.played_on <= filters.end)
     if filters.ruleset:
-        conditions.append(MemberResult.ruleset == filters.ruleset)
+        conditions.append(table.ruleset == filters.ruleset)
     return conditions
 
 
 def standings(club: Club, filters: Filters, sort: str = "win_rate") -> list[Standing]:
-    """Every member who played a counted game, ranked; one GROUP BY over one index."""
+    """Every member who played a counted game, ranked; summed by the database, per club night."""
     sums = (
         select(
-            MemberResult.member_id,
-            func.count(),
-            func.sum(case((MemberResult.won, 1), else_=0)),
-            *(func.sum(getattr(MemberResult, name)) for name in RESULT_FIGURES[1:]),
+            MemberDay.member_id,
+            func.sum(MemberDay.games),
+            *(func.sum(getattr(MemberDay, name)) for name in RESULT_FIGURES),
         )
-        .where(*_counted_results(club, filters))
-        .group_by(MemberResult.member_id)
+        .where(*_counted_results(club, filters, MemberDay))
+        .group_by(MemberDay.member_id)
         .subquery()
     )
     query = select(Member.id, Member.name, *list(sums.c)[1:]).join(
@@ -423,7 +426,10 @@ def results_of(target: Member, filters: Filters, limit: int = 200) -> list[Resul
 
 def delete_game(game: Game) -> None:
     """Remove a game and its deals for good (an organiser's decision)."""
+    club_id, day = game.club_id, game.played_on
     db.session.delete(game)
+    if club_id is not None:
+        scoresheet.refresh_member_days(club_id, [day])
     db.session.commit()
 
 

@@ -276,3 +276,43 @@ class MemberResult(db.Model):
     club: Mapped[Club] = relationship()
     member: Mapped[Member] = relationship()
     side: Mapped[Side] = relationship()
+
+
+class MemberDay(db.Model):
+    """A member's results summed over one club night and rule set: what standings add up.
+
+    Rebuilt from `member_result` for a club's day whenever a game of that day changes, so a
+    season's standings read a few rows per club night instead of one per member and game.
+    """
+
+    __tablename__ = "member_day"
+    __table_args__ = (
+        UniqueConstraint("club_id", "played_on", "ruleset", "member_id"),
+        Index(
+            "ix_member_day_standings",
+            "club_id",
+            "played_on",
+            "member_id",
+            "ruleset",
+            "games",
+            *RESULT_FIGURES,
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"))
+    # Derived figures: they go with their member (who, with games, cannot be deleted anyway).
+    member_id: Mapped[int] = mapped_column(ForeignKey("member.id", ondelete="CASCADE"))
+    played_on: Mapped[date] = mapped_column(Date)
+    ruleset: Mapped[str] = mapped_column(String(40))
+    games: Mapped[int]
+    # Here `won` counts the games won that day.
+    won: Mapped[int]
+    final_total: Mapped[int]
+    deals_played: Mapped[int]
+    clean_books: Mapped[int]
+    dirty_books: Mapped[int]
+    wild_books: Mapped[int]
+    special_books: Mapped[int]
+    went_out: Mapped[int]
+    red_threes_caught: Mapped[int]

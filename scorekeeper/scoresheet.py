@@ -5,12 +5,12 @@ Pages and the JSON API both come through here, so neither computes a score itsel
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import case, delete, func, insert, select
 from sqlalchemy.orm import selectinload
 
 from . import rules as engine
@@ -21,6 +21,7 @@ from .models import (
     Deal,
     DealScore,
     Game,
+    MemberDay,
     MemberResult,
     Player,
     Side,
@@ -297,10 +298,46 @@ def _keep_side_figures(
     _keep_member_results(game, progress.finished)
 
 
+def refresh_member_days(club_id: int, days: Iterable[date] | None = None) -> None:
+    """Re-add the club's member results for these days (all days when None)."""
+    db.session.flush()
+    where = [MemberDay.club_id == club_id]
+    source = [MemberResult.club_id == club_id]
+    if days is not None:
+        days = sorted(set(days))
+        where.append(MemberDay.played_on.in_(days))
+        source.append(MemberResult.played_on.in_(days))
+    db.session.execute(delete(MemberDay).where(*where))
+    sums = (
+        select(
+            MemberResult.club_id,
+            MemberResult.member_id,
+            MemberResult.played_on,
+            MemberResult.ruleset,
+            func.count(),
+            func.sum(case((MemberResult.won, 1), else_=0)),
+            *(func.sum(getattr(MemberResult, name)) for name in RESULT_FIGURES[1:]),
+        )
+        .where(*source)
+        .group_by(
+            MemberResult.club_id,
+            MemberResult.member_id,
+            MemberResult.played_on,
+            MemberResult.ruleset,
+        )
+    )
+    columns = ["club_id", "member_id", "played_on", "ruleset", "games", *RESULT_FIGURES]
+    db.session.execute(insert(MemberDay).from_select(columns, sums))
+
+
 def _keep_member_results(game: Game, finished: bool) -> None:
     """Rewrite the club members' results of this game: finished club games count, others not."""
+    had_results = bool(game.results)
     game.results.clear()
-    if game.club is None or not finished:
+    if game.club is None or (not finished and not had_results):
+        return
+    if not finished:
+        refresh_member_days(game.club.id, [game.played_on])
         return
     for side in game.sides:
         figures = {name: getattr(side, name) for name in RESULT_FIGURES}
@@ -316,6 +353,8 @@ def _keep_member_results(game: Game, finished: bool) -> None:
                         **figures,
                     )
                 )
+    db.session.flush()  # a new game's club gets its id here
+    refresh_member_days(game.club.id, [game.played_on])
 
 
 def _now() -> datetime:
