@@ -187,6 +187,12 @@ def merge_members(source: Member, into: Member) -> None:
     """Fold a duplicate member into another: their games become the other's."""
     if source.id == into.id or source.club_id != into.club_id:
         raise ClubRefused("Choose another member of the same club to merge into.")
+    shared = _shared_game(source, into)
+    if shared is not None:
+        raise ClubRefused(
+            f"{source.name} and {into.name} both played in game {shared}: "
+            "they are two people, so they cannot be merged."
+        )
     for player in db.session.execute(select(Player).where(Player.member_id == source.id)).scalars():
         player.member_id = into.id
         player.name = into.name
@@ -197,6 +203,22 @@ def merge_members(source: Member, into: Member) -> None:
     db.session.delete(source)
     scoresheet.refresh_member_days(into.club_id)
     db.session.commit()
+
+
+def _shared_game(one: Member, other: Member) -> int | None:
+    """A game both members played in, if any."""
+    theirs = (
+        select(Side.game_id)
+        .join(Player, Player.side_id == Side.id)
+        .where(Player.member_id == other.id)
+    )
+    query = (
+        select(Side.game_id)
+        .join(Player, Player.side_id == Side.id)
+        .where(Player.member_id == one.id, Side.game_id.in_(theirs))
+        .limit(1)
+    )
+    return db.session.execute(query).scalar_one_or_none()
 
 
 # --- seasons -----------------------------------------------------------------------------
@@ -292,7 +314,9 @@ SORTS = {
     "dirty_books": ("Dirty books", lambda s: s.dirty_books),
     "wild_books": ("Wild books", lambda s: s.wild_books),
     "went_out": ("Went out", lambda s: s.went_out),
-    "red_threes_caught": ("Red threes caught", lambda s: s.red_threes_caught),
+    # Fewer red threes caught is better: the negative puts the fewest first.
+    "red_threes_caught": ("Red threes caught", lambda s: -s.red_threes_caught),
+    "special_books": ("Special books", lambda s: s.special_books),
 }
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import login_user, logout_user
 from flask_wtf import FlaskForm
@@ -22,10 +24,13 @@ class AccountForm(FlaskForm):
 
 def _next_url() -> str:
     target = request.args.get("next", "")
-    # Only paths on this site: never send someone onward to another host.
-    if target.startswith("/") and not target.startswith(("//", "/\\")):
-        return target
-    return url_for("home.index")
+    # Only paths on this site: never send someone onward to another host. Browsers drop
+    # tabs and newlines and read a backslash as a slash, so any of those is refused too.
+    unsafe = any(ord(c) < 32 or c == "\x7f" for c in target) or "\\" in target
+    parts = urlsplit(target)
+    if unsafe or parts.scheme or parts.netloc or not target.startswith("/") or target[1:2] == "/":
+        return url_for("home.index")
+    return target
 
 
 @bp.route("/signup", methods=["GET", "POST"])

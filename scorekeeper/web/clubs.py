@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from datetime import UTC, datetime
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
@@ -11,7 +10,7 @@ from markupsafe import Markup
 
 from .. import charts, clubs, records
 from ..models import Club
-from .access import Level, club_level, organiser, remember_table, require
+from .access import Level, club_level, code_matches, organiser, remember_table, require
 from .club_forms import (
     ActionForm,
     ClubForm,
@@ -85,16 +84,11 @@ def new():
 def table_link(slug: str, code: str):
     """The table link: whoever holds it may start games and enter deals."""
     club = clubs.club_by_slug(slug)
-    if club is None or not clubs_code_matches(club, code):
+    if club is None or not code_matches(club, code):
         abort(404)
     remember_table(club)
     flash(f"This phone can now start games and enter deals for {club.name}.")
     return redirect(url_for(".overview", slug=slug))
-
-
-def clubs_code_matches(club: Club, code: str) -> bool:
-    """Whether a code is the club's current table code."""
-    return secrets.compare_digest(code, club.table_code)
 
 
 @bp.get("/<slug>")
