@@ -254,6 +254,8 @@ class MemberResult(db.Model):
             *RESULT_FIGURES,
         ),
         Index("ix_member_result_member", "member_id", "played_on"),
+        # A club night's results, re-added into member_day after every change.
+        Index("ix_member_result_day", "club_id", "played_on"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import case, delete, func, insert, select
+from sqlalchemy import case, delete, event, func, insert, select
+from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm import selectinload
 
 from . import rules as engine
@@ -298,16 +299,47 @@ def _keep_side_figures(
     _keep_member_results(game, progress.finished)
 
 
-def refresh_member_days(club_id: int, days: Iterable[date] | None = None) -> None:
+PENDING_NIGHTS = "member_days_to_refresh"
+
+
+def nights_to_refresh(club: Club, day: date) -> None:
+    """Mark a club night whose member_day rows must be re-added before the next commit."""
+    db.session.info.setdefault(PENDING_NIGHTS, set()).add((club, day))
+
+
+@event.listens_for(OrmSession, "before_commit")
+def _refresh_pending_nights(session: OrmSession) -> None:
+    """Re-add the marked nights once per commit, so a batch of games costs one pass."""
+    pending = session.info.pop(PENDING_NIGHTS, set())
+    if not pending:
+        return
+    session.flush()
+    days_by_club: dict[int, set[date]] = {}
+    for club, day in pending:
+        days_by_club.setdefault(club.id, set()).add(day)
+    for club_id, days in days_by_club.items():
+        refresh_member_days(club_id, days, session)
+
+
+@event.listens_for(OrmSession, "after_rollback")
+def _forget_pending_nights(session: OrmSession) -> None:
+    """Nothing rolled back needs re-adding."""
+    session.info.pop(PENDING_NIGHTS, None)
+
+
+def refresh_member_days(
+    club_id: int, days: Iterable[date] | None = None, session: OrmSession | None = None
+) -> None:
     """Re-add the club's member results for these days (all days when None)."""
-    db.session.flush()
+    session = session or db.session
+    session.flush()
     where = [MemberDay.club_id == club_id]
     source = [MemberResult.club_id == club_id]
     if days is not None:
         days = sorted(set(days))
         where.append(MemberDay.played_on.in_(days))
         source.append(MemberResult.played_on.in_(days))
-    db.session.execute(delete(MemberDay).where(*where))
+    session.execute(delete(MemberDay).where(*where))
     sums = (
         select(
             MemberResult.club_id,
@@ -327,7 +359,7 @@ def refresh_member_days(club_id: int, days: Iterable[date] | None = None) -> Non
         )
     )
     columns = ["club_id", "member_id", "played_on", "ruleset", "games", *RESULT_FIGURES]
-    db.session.execute(insert(MemberDay).from_select(columns, sums))
+    session.execute(insert(MemberDay).from_select(columns, sums))
 
 
 def _keep_member_results(game: Game, finished: bool) -> None:
@@ -336,8 +368,8 @@ def _keep_member_results(game: Game, finished: bool) -> None:
     game.results.clear()
     if game.club is None or (not finished and not had_results):
         return
+    nights_to_refresh(game.club, game.played_on)
     if not finished:
-        refresh_member_days(game.club.id, [game.played_on])
         return
     for side in game.sides:
         figures = {name: getattr(side, name) for name in RESULT_FIGURES}
@@ -353,8 +385,6 @@ def _keep_member_results(game: Game, finished: bool) -> None:
                         **figures,
                     )
                 )
-    db.session.flush()  # a new game's club gets its id here
-    refresh_member_days(game.club.id, [game.played_on])
 
 
 def _now() -> datetime:
