@@ -101,17 +101,10 @@ def _template_globals(app: Flask) -> None:
 
 
 def _sqlite_pragmas(app: Flask) -> None:
-    """Foreign keys on for every SQLite connection (they are off by default)."""
+    """SQLite settings for every connection (see db.configure_sqlite)."""
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         return
-    from sqlalchemy import event
-
-    from .db import db
+    from .db import configure_sqlite, db
 
     with app.app_context():
-
-        @event.listens_for(db.engine, "connect")
-        def _on_connect(dbapi_connection, _record) -> None:
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.close()
+        configure_sqlite(db.engine)

@@ -53,6 +53,17 @@ class Organiser(UserMixin, db.Model):
     )
 
 
+class LoginAttempt(db.Model):
+    """A failed sign-in, kept a while so that guessing passwords is slowed for every worker."""
+
+    __tablename__ = "login_attempt"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(60), index=True)
+    address: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, index=True)
+
+
 class Club(db.Model):
     """A card club: members, seasons, games and standings."""
 
@@ -187,12 +198,17 @@ class Deal(db.Model):
     """One deal of a game; its version rises with every correction."""
 
     __tablename__ = "deal"
-    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "number"),
+        # The same submission (a double tap, a resent request) records one deal.
+        UniqueConstraint("game_id", "idempotency_key", name="uq_deal_game_id_idempotency_key"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     number: Mapped[int]
     version: Mapped[int] = mapped_column(default=1)
+    idempotency_key: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=_now, onupdate=_now

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import case, delete, event, func, insert, select
+from sqlalchemy import case, delete, event, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm import selectinload
 
@@ -48,6 +49,17 @@ class StaleDeal(ValueError):
             f"the correction was made to version {version})."
         )
         self.deal = deal
+
+
+class DealClash(ValueError):
+    """Another phone saved this deal number first."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(
+            f"Another phone saved deal {number} a moment ago. Check the scoreboard, "
+            "then enter this deal again if it is still missing."
+        )
+        self.number = number
 
 
 @dataclass(frozen=True)
@@ -222,28 +234,63 @@ def record_game(
     return game
 
 
-def add_deal(game: Game, entries: Sequence[DealEntry]) -> Deal:
-    """Score and save the next deal, or DealRefused with nothing saved."""
+def deal_with_key(game: Game, key: str) -> Deal | None:
+    """The deal a submission with this idempotency key recorded, if any."""
+    query = select(Deal).where(Deal.game_id == game.id, Deal.idempotency_key == key)
+    return db.session.execute(query).scalar_one_or_none()
+
+
+def add_deal(
+    game: Game, entries: Sequence[DealEntry], idempotency_key: str | None = None
+) -> tuple[Deal, bool]:
+    """Score and save the next deal, or DealRefused with nothing saved.
+
+    Returns the deal and whether it is new: a submission whose key was already recorded (a
+    double tap, a resent request) gets the deal it recorded, and nothing more is saved.
+    """
+    if idempotency_key:
+        recorded = deal_with_key(game, idempotency_key)
+        if recorded is not None:
+            return recorded, False
     progress = engine.add_deal(
         rules_of(game), game.decks, sides_of(game), entries_of(game), entries
     )
-    deal = Deal(number=progress.next_deal - 1, version=1)
+    deal = Deal(number=progress.next_deal - 1, version=1, idempotency_key=idempotency_key)
     game.deals.append(deal)
-    _store(game, deal, entries, progress)
-    return deal
+    try:
+        _store(game, deal, entries, progress)
+    except IntegrityError:
+        # Another request saved a deal meanwhile: the same submission, or another phone's.
+        db.session.rollback()
+        recorded = deal_with_key(game, idempotency_key) if idempotency_key else None
+        if recorded is not None:
+            return recorded, False
+        raise DealClash(progress.next_deal - 1) from None
+    return deal, True
 
 
 def correct_deal(
     game: Game, number: int, entries: Sequence[DealEntry], version: int | None = None
 ) -> Deal:
-    """Replace deal `number` and recompute everything after it, or refuse with nothing saved."""
+    """Replace deal `number` and recompute everything after it, or refuse with nothing saved.
+
+    With a version, the correction applies only to that version of the deal (StaleDeal
+    otherwise), checked and raised in one statement so that two phones cannot both win.
+    """
     deal = game.deals[number - 1]
-    if version is not None and version != deal.version:
-        raise StaleDeal(deal, version)
+    saved = [score.entry for score in deal.scores]
+    if [entry.to_dict() for entry in entries] == saved:
+        return deal  # nothing changes: a resent correction is not a conflict
     progress = engine.correct_deal(
         rules_of(game), game.decks, sides_of(game), entries_of(game), number, entries
     )
-    deal.version += 1
+    bump = update(Deal).where(Deal.id == deal.id)
+    if version is not None:
+        bump = bump.where(Deal.version == version)
+    if db.session.execute(bump.values(version=Deal.version + 1, updated_at=_now())).rowcount != 1:
+        db.session.rollback()
+        raise StaleDeal(db.session.get(Deal, deal.id), version)
+    db.session.refresh(deal, ["version"])
     _store(game, deal, entries, progress)
     return deal
 
@@ -444,6 +491,7 @@ def game_state(game: Game, progress: Progress | None = None) -> dict[str, Any]:
 
 
 __all__ = [
+    "DealClash",
     "DealRefused",
     "GameRefused",
     "SideSetup",

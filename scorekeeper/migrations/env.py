@@ -94,11 +94,12 @@ def run_migrations_online():
 
     with connectable.connect() as connection:
         sqlite = connection.dialect.name == "sqlite"
+        raw = connection.connection.driver_connection if sqlite else None
         if sqlite:
             # SQLite alters a table by copying it and dropping the old one; with foreign
-            # keys enforced, that drop would cascade and delete every child row.
-            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
-            connection.commit()  # end the implicit transaction, so alembic runs its own
+            # keys enforced, that drop would cascade and delete every child row. The pragma
+            # only works outside a transaction, so it goes to the driver's connection.
+            raw.execute("PRAGMA foreign_keys=OFF")
         context.configure(
             connection=connection,
             target_metadata=get_metadata(),
@@ -108,8 +109,7 @@ def run_migrations_online():
         with context.begin_transaction():
             context.run_migrations()
         if sqlite:
-            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
-            connection.commit()
+            raw.execute("PRAGMA foreign_keys=ON")
 
 
 if context.is_offline_mode():

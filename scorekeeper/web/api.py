@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -16,6 +17,8 @@ from .access import Level, require, require_game
 from .openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+IDEMPOTENCY_HELP = "Idempotency-Key must be 1 to 64 letters, digits or any of - _ . :"
 
 
 def refused(refusals: list[Refusal], status: int = 422):
@@ -139,8 +142,15 @@ def add_deal(game_id: int):
     game = game_or_404(game_id)
     require_game(game, Level.TABLE)
     data = body()
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
+        return refused([Refusal(None, "Idempotency-Key", IDEMPOTENCY_HELP)])
     try:
-        scoresheet.add_deal(game, scoresheet.entries_from(data.get("scores"), game))
+        _, created = scoresheet.add_deal(
+            game, scoresheet.entries_from(data.get("scores"), game), key
+        )
+    except scoresheet.DealClash as exc:
+        return refused([Refusal(None, "deal", str(exc))], 409)
     except GameOver as exc:
         return refused(exc.refusals, 409)
     except DealRefused as exc:
@@ -148,7 +158,11 @@ def add_deal(game_id: int):
         if scoresheet.progress_of(game).finished:
             return refused([Refusal(None, "deal", "The game is over; no deal can be added.")], 409)
         return refused(exc.refusals)
-    return jsonify(scoresheet.game_state(game)), 201
+    response = jsonify(scoresheet.game_state(game))
+    if not created:
+        # The same key again: the deal it recorded stands, and the answer is the same.
+        response.headers["Idempotent-Replayed"] = "true"
+    return response, 201
 
 
 @bp.put("/games/<int:game_id>/deals/<int:number>")

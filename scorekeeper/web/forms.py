@@ -90,6 +90,8 @@ class DealForm(FlaskForm):
 
     went_out = RadioField("Who went out", default="", validate_choice=True)
     version = HiddenField()
+    # One per form shown: the same form sent twice (double tap, back button) saves once.
+    idempotency_key = HiddenField()
 
 
 def field_name(side: int, figure: str) -> str:

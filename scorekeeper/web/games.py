@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import uuid
 from collections.abc import Sequence
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -26,6 +28,7 @@ from .forms import (
 )
 
 bp = Blueprint("games", __name__)
+KEY = re.compile(r"[0-9a-f]{32}")
 
 
 def game_or_404(game_id: int) -> Game:
@@ -149,29 +152,38 @@ def delete(game_id: int):
 
 @bp.route("/games/<int:game_id>/deals/new", methods=["GET", "POST"])
 def new_deal(game_id: int):
-    """Enter the next deal for every side."""
+    """Enter the next deal for every side; the same form sent twice records one deal."""
     game = game_or_404(game_id)
     require_game(game, Level.TABLE)
+    form = _form(game)
+    key = form.idempotency_key.data or ""
+    recorded = scoresheet.deal_with_key(game, key) if KEY.fullmatch(key) else None
+    if request.method == "POST" and recorded is not None:
+        flash(f"Deal {recorded.number} was already saved; it is recorded once.")
+        return redirect(url_for(".scoreboard", game_id=game.id, _anchor="totals"))
     progress = scoresheet.progress_of(game)
     if progress.finished:
         flash("This game is over: no more deals can be entered.", "error")
         return redirect(url_for(".scoreboard", game_id=game.id))
-    form = _form(game)
+    if not KEY.fullmatch(key):
+        form.idempotency_key.data = uuid.uuid4().hex
     problems: list[str] = []
     if form.validate_on_submit():
         try:
-            scoresheet.add_deal(game, _entries(form, game))
+            deal, _ = scoresheet.add_deal(game, _entries(form, game), form.idempotency_key.data)
         except DealRefused as exc:
             problems = _place(form, exc.refusals)
+        except scoresheet.DealClash as exc:
+            problems = [str(exc)]
         else:
-            flash(f"Deal {progress.next_deal} saved.")
+            flash(f"Deal {deal.number} saved.")
             return redirect(url_for(".scoreboard", game_id=game.id, _anchor="totals"))
     return _deal_page(game, form, progress.next_deal, progress.minimums, problems)
 
 
 @bp.route("/games/<int:game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
 def edit_deal(game_id: int, number: int):
-    """Correct a deal; every later total is recomputed."""
+    """Correct a deal; every later total is recomputed; a stale form meets the saved deal."""
     game = game_or_404(game_id)
     require_game(game, Level.TABLE)
     if not 1 <= number <= len(game.deals):
@@ -188,10 +200,10 @@ def edit_deal(game_id: int, number: int):
     elif form.validate_on_submit():
         version = int(form.version.data) if form.version.data.isdigit() else None
         try:
-            scoresheet.correct_deal(game, number, _entries(form, game), version)
+            entries = _entries(form, game)
+            scoresheet.correct_deal(game, number, entries, version)
         except scoresheet.StaleDeal as exc:
-            problems = [f"{exc} Check the figures below and save again to replace it."]
-            form.version.data = str(deal.version)
+            return _conflict(game, exc.deal, form, entries)
         except DealRefused as exc:
             problems = _place(form, exc.refusals)
         else:
@@ -199,6 +211,26 @@ def edit_deal(game_id: int, number: int):
             return redirect(url_for(".scoreboard", game_id=game.id, _anchor=f"deal-{number}"))
     minimums = scoresheet.progress_of(game).deals[number - 1].minimums
     return _deal_page(game, form, number, minimums, problems, correcting=True)
+
+
+def _conflict(game: Game, deal, form: DealForm, entries: list[engine.DealEntry]):
+    """Both versions side by side: keep the one saved meanwhile, or save yours over it."""
+    progress = scoresheet.progress_of(game)
+    saved = progress.deals[deal.number - 1]
+    try:
+        mine, mine_problems = scoresheet.preview_deal(game, entries, deal.number), []
+    except DealRefused as exc:
+        mine, mine_problems = None, [r.message for r in exc.refusals]
+    form.version.data = str(deal.version)
+    return render_template(
+        "conflict.html",
+        game=game,
+        deal=deal,
+        saved=saved,
+        mine=mine,
+        mine_problems=mine_problems,
+        form=form,
+    ), 409
 
 
 @bp.post("/games/<int:game_id>/deals/preview")
