@@ -51,13 +51,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from . import cli, errors
+    from . import cli, errors, security
     from .db import db, migrate
     from .web import accounts, api, games, home, rulecards
     from .web import clubs as club_pages
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(HERE / "migrations"))
+    security.configure(app)
     _sqlite_pragmas(app)
     from flask_wtf.csrf import CSRFProtect
 

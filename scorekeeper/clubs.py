@@ -9,7 +9,7 @@ import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy import delete, exists, func, select
 from sqlalchemy.orm import selectinload
@@ -21,6 +21,7 @@ from .models import (
     RESULT_FIGURES,
     Club,
     Game,
+    LoginAttempt,
     Member,
     MemberDay,
     MemberResult,
@@ -75,6 +76,29 @@ def authenticate(username: str, password: str) -> Organiser | None:
     if organiser is None or not check_password_hash(organiser.password_hash, password):
         return None
     return organiser
+
+
+LOGIN_WINDOW = timedelta(minutes=15)
+LOGIN_FAILURES = 5
+
+
+def login_blocked(username: str, address: str) -> bool:
+    """Too many failed sign-ins lately, for this username or from this address."""
+    since = datetime.now(UTC) - LOGIN_WINDOW
+    query = select(func.count()).where(
+        LoginAttempt.at >= since,
+        (func.lower(LoginAttempt.username) == username.strip().lower()[:60])
+        | (LoginAttempt.address == address[:64]),
+    )
+    return db.session.execute(query).scalar_one() >= LOGIN_FAILURES
+
+
+def record_failed_login(username: str, address: str) -> None:
+    """Remember a failed sign-in (and forget those older than a day)."""
+    now = datetime.now(UTC)
+    db.session.execute(delete(LoginAttempt).where(LoginAttempt.at < now - timedelta(days=1)))
+    db.session.add(LoginAttempt(username=username.strip()[:60], address=address[:64], at=now))
+    db.session.commit()
 
 
 # --- clubs -------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -17,6 +17,24 @@ MESSAGES = {
 }
 
 
+# Forms that, sent with an expired token (a phone asleep at the table), come back filled in
+# with a fresh token instead of a bare 400: their views refuse to act on a bad token anyway.
+RETRY_FORMS = {
+    "games.new",
+    "games.new_club_game",
+    "games.new_deal",
+    "games.edit_deal",
+    "games.preview",
+    "accounts.login",
+    "accounts.signup",
+    "clubs.new",
+    "clubs.members",
+    "clubs.seasons",
+    "clubs.settings",
+    "clubs.import_records",
+}
+
+
 def wants_json() -> bool:
     """API paths answer in JSON."""
     return request.path.startswith("/api/")
@@ -27,6 +45,9 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
+        if isinstance(exc, CSRFError) and request.endpoint in RETRY_FORMS:
+            view = current_app.view_functions[request.endpoint]
+            return current_app.make_response(view(**(request.view_args or {})))
         code = exc.code or 500
         message = MESSAGES.get(code, exc.description or "That did not work.")
         if isinstance(exc, CSRFError):

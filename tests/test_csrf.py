@@ -23,13 +23,14 @@ def count_games(app) -> int:
 
 
 def test_form_post_without_token_is_refused(app, guarded):
-    """A forged form post starts no game, and the person sees a page, not a traceback."""
+    """A forged form post starts no game; the form comes back filled in, not a bare 400."""
     response = guarded.post(
         "/games/new?ruleset=club",
         data={"ruleset": "club", "side0_name": "Ann", "side1_name": "Bob"},
     )
-    assert response.status_code == 400
-    assert b"This form has expired" in response.data
+    assert response.status_code == 422
+    assert b"This form had expired" in response.data
+    assert b'value="Ann"' in response.data
     assert b"Traceback" not in response.data
     assert count_games(app) == 0
 
@@ -44,6 +45,13 @@ def test_form_post_with_token_starts_the_game(app, guarded):
     )
     assert response.status_code == 302
     assert count_games(app) == 1
+
+
+def test_a_post_without_a_form_to_refill_is_a_plain_400(app, guarded):
+    """Sign-out and other buttons without a token are refused with a page, nothing done."""
+    response = guarded.post("/logout")
+    assert response.status_code == 400
+    assert b"This form has expired" in response.data
 
 
 def test_json_api_needs_no_token_but_refuses_form_posts(app, guarded):

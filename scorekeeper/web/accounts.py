@@ -55,8 +55,15 @@ def login():
     """Sign in as an organiser."""
     form = AccountForm()
     if form.validate_on_submit():
+        address = request.remote_addr or "unknown"
+        if clubs.login_blocked(form.username.data, address):
+            form.password.errors.append(
+                "Too many failed sign-ins: wait 15 minutes, then try again."
+            )
+            return render_template("account.html", form=form, signup=False), 429
         organiser = clubs.authenticate(form.username.data, form.password.data)
         if organiser is None:
+            clubs.record_failed_login(form.username.data, address)
             form.password.errors.append("That username and password do not match.")
         else:
             login_user(organiser)

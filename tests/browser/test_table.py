@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from playwright.sync_api import expect
+
 from .conftest import ARTIFACTS
 
 
@@ -40,9 +42,7 @@ def test_start_a_game_and_enter_a_deal(phone):
     # The server's breakdown follows the typing: 50 + 80 − 30 = 100 for Cat & Dan.
     breakdown = page.locator("#breakdown")
     breakdown.get_by_text("Deal total").first.wait_for()
-    page.wait_for_function(
-        "document.querySelector('#breakdown').innerText.includes('130 melded − 30 left')"
-    )
+    expect(breakdown).to_contain_text("130 melded − 30 left")
     shot(page, "deal-entry")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 

@@ -1,0 +1,69 @@
+"""What every response carries, and what production demands before the app starts."""
+
+from __future__ import annotations
+
+import os
+
+from flask import Flask, Response
+
+# No inline script or style anywhere: everything comes from /static on this host.
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "font-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+
+
+class MissingSecretKey(RuntimeError):
+    """Production without a SECRET_KEY from the environment: sessions could be forged."""
+
+
+def in_production() -> bool:
+    """Whether this process serves real people (SCOREKEEPER_ENV=production)."""
+    return os.environ.get("SCOREKEEPER_ENV", "").lower() == "production"
+
+
+def configure(app: Flask) -> None:
+    """Production cookie settings and the secret check; security headers on every response."""
+    if in_production() and not app.testing:
+        secret = os.environ.get("SECRET_KEY", "")
+        if len(secret) < 16:
+            raise MissingSecretKey(
+                "SCOREKEEPER_ENV=production needs SECRET_KEY in the environment "
+                "(16 characters or more, e.g. from `python -c 'import secrets; "
+                "print(secrets.token_hex(32))'`)."
+            )
+        app.config["SECRET_KEY"] = secret
+        app.config.update(
+            SESSION_COOKIE_SECURE=True,
+            REMEMBER_COOKIE_SECURE=True,
+            PREFERRED_URL_SCHEME="https",
+        )
+    app.config.update(
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        REMEMBER_COOKIE_HTTPONLY=True,
+        REMEMBER_COOKIE_SAMESITE="Lax",
+    )
+
+    @app.after_request
+    def add_headers(response: Response) -> Response:
+        for name, value in HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
