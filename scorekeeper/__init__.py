@@ -59,6 +59,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(HERE / "migrations"))
     security.configure(app)
+    proxies = os.environ.get("SCOREKEEPER_PROXIES", "")
+    if proxies.isdigit() and int(proxies) > 0:
+        # Behind a proxy, trust its X-Forwarded-For and -Proto (for sign-in limits, HTTPS).
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=int(proxies), x_proto=int(proxies))
     _sqlite_pragmas(app)
     from flask_wtf.csrf import CSRFProtect
 
