@@ -1,6 +1,6 @@
 """The database handle, shared by the models and the app factory, and SQLite done right."""
 
-from flask import has_request_context, request
+from flask import g, has_request_context, request
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import Engine, event
@@ -37,5 +37,12 @@ def configure_sqlite(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(connection) -> None:
-        reading = has_request_context() and request.method in READS
+        # Once a request has committed its write, what is left is reading the answer back:
+        # that needs no write lock, so other phones' writes need not wait for it.
+        reading = has_request_context() and (request.method in READS or g.get("committed"))
         connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
+
+    @event.listens_for(engine, "commit")
+    def _commit(connection) -> None:
+        if has_request_context():
+            g.committed = True
