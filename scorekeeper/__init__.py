@@ -60,7 +60,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(HERE / "migrations"))
     security.configure(app)
     proxies = os.environ.get("SCOREKEEPER_PROXIES", "")
-    if proxies.isdigit() and int(proxies) > 0:
+    if proxies in ("1", "2", "3"):
         # Behind a proxy, trust its X-Forwarded-For and -Proto (for sign-in limits, HTTPS).
         from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -92,7 +92,8 @@ def _login(app: Flask) -> None:
 
     @manager.user_loader
     def load(user_id: str):
-        return db.session.get(Organiser, int(user_id)) if user_id.isdigit() else None
+        valid = user_id.isascii() and user_id.isdigit() and len(user_id) <= 9
+        return db.session.get(Organiser, int(user_id)) if valid else None
 
 
 def _template_globals(app: Flask) -> None:

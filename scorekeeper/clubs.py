@@ -31,8 +31,11 @@ from .models import (
     Side,
 )
 from .rules import PRESETS
+from .scoresheet import CONTROL_MESSAGE, has_control
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{1,39}")
+# Plain ASCII, so that the database's lower() and Python agree on what "the same" means.
+USERNAME = re.compile(r"[A-Za-z0-9._-]{3,60}")
 MAX_NAME = 60
 PAGE_SIZE = 50
 
@@ -52,8 +55,11 @@ def new_table_code() -> str:
 def register(username: str, password: str) -> Organiser:
     """A new organiser account, its password hashed."""
     username = username.strip()
-    if not 3 <= len(username) <= MAX_NAME:
-        raise ClubRefused("A username needs 3 to 60 characters.")
+    if not USERNAME.fullmatch(username):
+        raise ClubRefused(
+            "A username needs 3 to 60 characters: letters a to z, digits, dots, dashes "
+            "or underscores."
+        )
     if len(password) < 8:
         raise ClubRefused("A password needs at least 8 characters.")
     if organiser_named(username) is not None:
@@ -112,6 +118,8 @@ def club_by_slug(slug: str) -> Club | None:
 def create_club(name: str, slug: str, organiser: Organiser, *, public: bool = False) -> Club:
     """A new club, run by the organiser who created it."""
     name, slug = name.strip(), slug.strip().lower()
+    if has_control(name):
+        raise ClubRefused(CONTROL_MESSAGE)
     if not 1 <= len(name) <= 80:
         raise ClubRefused("A club needs a name of up to 80 characters.")
     if not SLUG.fullmatch(slug):
@@ -155,6 +163,8 @@ def update_settings(club: Club, *, name: str, public: bool, min_games: int) -> N
     """Change the club's name, visibility and ranking threshold."""
     if not 1 <= len(name.strip()) <= 80:
         raise ClubRefused("A club needs a name of up to 80 characters.")
+    if has_control(name):
+        raise ClubRefused(CONTROL_MESSAGE)
     if not 0 <= min_games <= 1000:
         raise ClubRefused("The games needed to be ranked must be between 0 and 1,000.")
     club.name, club.standings_public, club.min_games_ranked = name.strip(), public, min_games
@@ -173,6 +183,8 @@ def member(club: Club, member_id: int) -> Member | None:
 def add_member(club: Club, name: str) -> Member:
     """A new member; names are unique in a club, whatever their case."""
     name = " ".join(name.split())
+    if has_control(name):
+        raise ClubRefused(CONTROL_MESSAGE)
     if not 1 <= len(name) <= MAX_NAME:
         raise ClubRefused("A member needs a name of up to 60 characters.")
     if any(m.name.casefold() == name.casefold() for m in club.members):
@@ -251,6 +263,8 @@ def _shared_game(one: Member, other: Member) -> int | None:
 def add_season(club: Club, name: str, starts_on: date, ends_on: date) -> Season:
     """A named stretch of dates."""
     name = name.strip()
+    if has_control(name):
+        raise ClubRefused(CONTROL_MESSAGE)
     if not 1 <= len(name) <= MAX_NAME:
         raise ClubRefused("A season needs a name of up to 60 characters.")
     if ends_on < starts_on:

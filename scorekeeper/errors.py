@@ -6,6 +6,8 @@ from flask import Flask, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from .db import db
+
 MESSAGES = {
     400: "That request could not be read.",
     404: "There is nothing here. The game or page may have been removed, or the link mistyped.",
@@ -59,4 +61,6 @@ def register(app: Flask) -> None:
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):
         app.logger.exception("Unhandled error")
+        # A failed statement leaves the session unusable; the error page may need it.
+        db.session.rollback()
         return http_error(InternalServerError())

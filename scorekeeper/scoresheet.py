@@ -31,6 +31,13 @@ from .models import (
 from .rules import DealEntry, DealRefused, Progress, Refusal, RulesError, RuleSet
 from .rules.game import MAX_NAME
 
+CONTROL_MESSAGE = "Names cannot hold control characters (tabs, line breaks, NUL)."
+
+
+def has_control(text: str) -> bool:
+    """Whether a name holds characters no one types: NUL, tabs, line breaks and the like."""
+    return any(ord(c) < 32 or 127 <= ord(c) < 160 for c in text)
+
 
 class GameRefused(ValueError):
     """A game that cannot start as asked, with every reason."""
@@ -158,7 +165,13 @@ def start_game(
     refusals = engine.check_setup(rules, decks, table)
     seen: set[str] = set()
     for index, side in enumerate(sides):
-        for name in side.players:
+        if has_control(side.name):
+            refusals.append(Refusal(index, "name", CONTROL_MESSAGE))
+        # A side given without players plays as its name.
+        for name in side.players or [side.name]:
+            if has_control(name):
+                refusals.append(Refusal(index, "players", CONTROL_MESSAGE))
+                break
             if not name.strip() or len(name.strip()) > MAX_NAME:
                 refusals.append(
                     Refusal(index, "players", f"{side.name}: each player needs a short name.")
@@ -278,6 +291,8 @@ def correct_deal(
     otherwise), checked and raised in one statement so that two phones cannot both win.
     """
     deal = game.deals[number - 1]
+    if version is not None and not 0 < version < 2**31:
+        raise StaleDeal(deal, version)  # no deal ever had that version
     saved = [score.entry for score in deal.scores]
     if [entry.to_dict() for entry in entries] == saved:
         return deal  # nothing changes: a resent correction is not a conflict

@@ -227,7 +227,8 @@ def _standings_filters(club: Club) -> clubs.Filters:
         abort(_refuse(Refusal(None, "from", "Dates are written like 2026-04-30.")))
     season = args.get("season")
     if season and season != "all":
-        chosen = clubs.season(club, int(season)) if season.isdigit() else None
+        small = re.fullmatch(r"[0-9]{1,9}", season)
+        chosen = clubs.season(club, int(season)) if small else None
         if chosen is None:
             abort(_refuse(Refusal(None, "season", f"No season '{season}' in this club.")))
         return clubs.Filters.for_season(chosen, ruleset=ruleset)

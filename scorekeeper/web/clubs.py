@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
@@ -23,6 +24,8 @@ from .club_forms import (
 )
 
 bp = Blueprint("clubs", __name__, url_prefix="/clubs")
+# Ids and page numbers from a query string: plain ASCII digits, far below any integer limit.
+SMALL_NUMBER = re.compile(r"[0-9]{1,6}")
 
 
 def club_or_404(slug: str, needed: Level = Level.READ) -> tuple[Club, Level]:
@@ -44,12 +47,13 @@ def filters(club: Club) -> tuple[StandingsFilter, clubs.Filters]:
     chosen = form.season.data or ""
     if chosen == "all" or form.start.data or form.end.data:
         season = None
-    elif chosen.isdigit():
+    elif SMALL_NUMBER.fullmatch(chosen):
         season = clubs.season(club, int(chosen))
     else:
         season = clubs.current_season(club, datetime.now(UTC).date())
     ruleset = form.ruleset.data if form.ruleset.data in dict(clubs.ruleset_choices()) else None
-    member_id = request.args.get("player", type=int)
+    player = request.args.get("player", "")
+    member_id = int(player) if SMALL_NUMBER.fullmatch(player) else None
     if season is not None:
         return form, clubs.Filters.for_season(season, ruleset=ruleset, member_id=member_id)
     return form, clubs.Filters(form.start.data, form.end.data, ruleset, member_id)
@@ -136,7 +140,8 @@ def history(slug: str):
     """Finished games, filterable by season, player and rule set."""
     club, level = club_or_404(slug)
     form, chosen = filters(club)
-    page = max(1, request.args.get("page", 1, type=int))
+    raw_page = request.args.get("page", "1")
+    page = int(raw_page) if SMALL_NUMBER.fullmatch(raw_page) and int(raw_page) > 0 else 1
     games, more = clubs.history(club, chosen, page)
     return render_template(
         "clubs/history.html",

@@ -29,6 +29,7 @@ from .forms import (
 
 bp = Blueprint("games", __name__)
 KEY = re.compile(r"[0-9a-f]{32}")
+VERSION = re.compile(r"[0-9]{1,9}")
 
 
 def game_or_404(game_id: int) -> Game:
@@ -198,7 +199,7 @@ def edit_deal(game_id: int, number: int):
         fill(form, [row.entry for row in deal.scores])
         form.version.data = str(deal.version)
     elif form.validate_on_submit():
-        version = int(form.version.data) if form.version.data.isdigit() else None
+        version = _version(form)
         try:
             entries = _entries(form, game)
             scoresheet.correct_deal(game, number, entries, version)
@@ -211,6 +212,12 @@ def edit_deal(game_id: int, number: int):
             return redirect(url_for(".scoreboard", game_id=game.id, _anchor=f"deal-{number}"))
     minimums = scoresheet.progress_of(game).deals[number - 1].minimums
     return _deal_page(game, form, number, minimums, problems, correcting=True)
+
+
+def _version(form: DealForm) -> int | None:
+    """The version the correction was made to, if the form carries a sane one."""
+    raw = form.version.data or ""
+    return int(raw) if VERSION.fullmatch(raw) else None
 
 
 def _conflict(game: Game, deal, form: DealForm, entries: list[engine.DealEntry]):
@@ -239,6 +246,8 @@ def preview(game_id: int, number: int | None = None):
     """The breakdown the figures typed so far would get; the page shows it as they change."""
     game = game_or_404(game_id)
     require_game(game, Level.TABLE)
+    if number is not None and not 1 <= number <= len(game.deals):
+        abort(404)
     form = _form(game)
     result, problems = None, []
     if form.validate_on_submit():

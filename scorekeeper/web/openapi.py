@@ -26,9 +26,20 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 
 ERRORS = _json(_ref("Errors"), "Refused: each error names the side, the figure and why")
+NOT_JSON = _json(_ref("Errors"), "The body is not JSON (Content-Type application/json)")
+BAD_JSON = _json(_ref("Errors"), "The body does not parse as a JSON object")
+FORBIDDEN = _json(_ref("Errors"), "A club game: the table code (X-Table-Code) is needed")
 NOT_FOUND = _json(_ref("Errors"), "No such game, deal or rule set")
 GAME = _json(_ref("GameState"), "The game's state")
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": "Sent again with the same key, the request records no second deal: it "
+    "answers 201 with Idempotent-Replayed: true",
+    "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,64}$"},
+}
 TABLE_CODE = {
     "name": "X-Table-Code",
     "in": "header",
@@ -249,7 +260,14 @@ def openapi_document() -> dict[str, Any]:
                         "required": True,
                         "content": {"application/json": {"schema": new_game}},
                     },
-                    "responses": {"201": GAME, "422": ERRORS},
+                    "responses": {
+                        "201": GAME,
+                        "400": BAD_JSON,
+                        "403": FORBIDDEN,
+                        "404": _json(_ref("Errors"), "No club with that slug"),
+                        "415": NOT_JSON,
+                        "422": ERRORS,
+                    },
                 }
             },
             "/api/v1/games/{game_id}": {
@@ -262,15 +280,21 @@ def openapi_document() -> dict[str, Any]:
             "/api/v1/games/{game_id}/deals": {
                 "post": {
                     "summary": "Enter the next deal",
-                    "parameters": [GAME_ID, TABLE_CODE],
+                    "parameters": [GAME_ID, TABLE_CODE, IDEMPOTENCY_KEY],
                     "requestBody": {
                         "required": True,
                         "content": {"application/json": {"schema": deal_body}},
                     },
                     "responses": {
                         "201": GAME,
+                        "400": BAD_JSON,
+                        "403": FORBIDDEN,
+                        "415": NOT_JSON,
                         "404": NOT_FOUND,
-                        "409": _json(_ref("Errors"), "The game is over"),
+                        "409": _json(
+                            _ref("Errors"),
+                            "The game is over, or another phone saved the deal first",
+                        ),
                         "422": ERRORS,
                     },
                 }
@@ -285,6 +309,9 @@ def openapi_document() -> dict[str, Any]:
                     },
                     "responses": {
                         "200": GAME,
+                        "400": BAD_JSON,
+                        "403": FORBIDDEN,
+                        "415": NOT_JSON,
                         "404": NOT_FOUND,
                         "409": _json(_ref("Errors"), "Made from an older version of the deal"),
                         "422": ERRORS,
