@@ -72,6 +72,8 @@ def register(username: str, password: str) -> Organiser:
 
 def organiser_named(username: str) -> Organiser | None:
     """An organiser by username (case-insensitive)."""
+    if not USERNAME.fullmatch(username.strip()):
+        return None  # no account has such a name; never send it to the database
     query = select(Organiser).where(func.lower(Organiser.username) == username.strip().lower())
     return db.session.execute(query).scalar_one_or_none()
 
@@ -93,17 +95,22 @@ def login_blocked(username: str, address: str) -> bool:
     since = datetime.now(UTC) - LOGIN_WINDOW
     query = select(func.count()).where(
         LoginAttempt.at >= since,
-        (func.lower(LoginAttempt.username) == username.strip().lower()[:60])
+        (func.lower(LoginAttempt.username) == _attempted(username).lower())
         | (LoginAttempt.address == address[:64]),
     )
     return db.session.execute(query).scalar_one() >= LOGIN_FAILURES
+
+
+def _attempted(username: str) -> str:
+    """The username as a sign-in attempt is filed: a name no account could have is '?'."""
+    return username.strip() if USERNAME.fullmatch(username.strip()) else "?"
 
 
 def record_failed_login(username: str, address: str) -> None:
     """Remember a failed sign-in (and forget those older than a day)."""
     now = datetime.now(UTC)
     db.session.execute(delete(LoginAttempt).where(LoginAttempt.at < now - timedelta(days=1)))
-    db.session.add(LoginAttempt(username=username.strip()[:60], address=address[:64], at=now))
+    db.session.add(LoginAttempt(username=_attempted(username), address=address[:64], at=now))
     db.session.commit()
 
 
@@ -112,6 +119,8 @@ def record_failed_login(username: str, address: str) -> None:
 
 def club_by_slug(slug: str) -> Club | None:
     """A club by its slug."""
+    if not SLUG.fullmatch(slug):
+        return None
     return db.session.execute(select(Club).where(Club.slug == slug)).scalar_one_or_none()
 
 

@@ -998,14 +998,6 @@ def test_nul_in_a_name_is_refused_not_a_server_error(app, client, where):
 POSTGRES = bool(os.environ.get("TEST_DATABASE_URL"))
 
 
-@pytest.mark.xfail(
-    condition=POSTGRES,
-    reason="BUG: a NUL in a name the app looks up reaches SQL and PostgreSQL refuses it "
-    "(psycopg DataError, 500): clubs.py login_blocked()/organiser_named() (sign-in, adding "
-    "an organiser), club_by_slug() (club URLs, the API's `club`); SQLite is unaffected",
-    strict=True,
-    raises=AssertionError,
-)
 @pytest.mark.parametrize(
     "where", ["sign in", "add organiser", "club page", "api standings", "api club game"]
 )
