@@ -256,6 +256,7 @@ def openapi_document() -> dict[str, Any]:
             "/api/v1/games": {
                 "post": {
                     "summary": "Start a game",
+                    "parameters": [TABLE_CODE],
                     "requestBody": {
                         "required": True,
                         "content": {"application/json": {"schema": new_game}},
