@@ -129,11 +129,8 @@ def recent_games(*, finished: bool, limit: int = 20) -> Sequence[Game]:
         .where(done, Game.club_id.is_(None))
         .order_by(Game.updated_at.desc(), Game.id.desc())
         .limit(limit)
-        # A list shows every game's sides and totals: load them in a few queries, not per game.
-        .options(
-            selectinload(Game.sides).selectinload(Side.players),
-            selectinload(Game.deals).selectinload(Deal.scores),
-        )
+        # A list shows every game's sides and totals: load them in one query, not per game.
+        .options(selectinload(Game.sides))
     )
     return db.session.execute(query).scalars().all()
 
@@ -540,16 +537,12 @@ class GameSummary:
 
 
 def summary(game: Game) -> GameSummary:
-    """A game in brief, from the totals the engine stored."""
-    totals = {side.position: 0 for side in game.sides}
-    for deal in game.deals:
-        for row in deal.scores:
-            totals[row.side_position] += row.total
+    """A game in brief, from the totals the engine left on its sides."""
     return GameSummary(
         game=game,
         rules=rules_of(game),
-        sides=[(side.name, totals[side.position]) for side in game.sides],
-        deals=len(game.deals),
+        sides=[(side.name, side.final_total) for side in game.sides],
+        deals=game.sides[0].deals_played if game.sides else 0,
         finished=game.finished_at is not None,
     )
 

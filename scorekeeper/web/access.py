@@ -8,7 +8,7 @@ from enum import IntEnum
 from flask import abort, request, session
 from flask_login import current_user
 
-from .. import clubs
+from .. import clubs, scoresheet
 from ..models import Club, Game
 
 TABLES = "tables"  # session key: {club slug: table code}
@@ -50,6 +50,14 @@ def require(club: Club, needed: Level) -> Level:
     if level < needed:
         abort(404 if level == Level.NONE else 403)
     return level
+
+
+def game_or_404(game_id: int) -> Game:
+    """The game, or a 404 (page or JSON, as the error handlers decide)."""
+    game = scoresheet.get_game(game_id)
+    if game is None:
+        abort(404)
+    return game
 
 
 def game_level(game: Game) -> Level:

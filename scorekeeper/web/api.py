@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, NoReturn
 
-from flask import Blueprint, abort, jsonify, request, url_for
+from flask import Blueprint, abort, jsonify, make_response, request, url_for
 from werkzeug.exceptions import BadRequest
 
 from .. import clubs, scoresheet
 from .. import rules as engine
-from ..models import Club, Game
+from ..models import Club
 from ..rules import DealRefused, GameOver, Refusal
-from .access import Level, require, require_game
+from .access import Level, game_or_404, require, require_game
 from .openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -22,7 +22,7 @@ IDEMPOTENCY_HELP = "Idempotency-Key must be 1 to 64 letters, digits or any of - 
 
 
 def refused(refusals: list[Refusal], status: int = 422):
-    """A 422 naming every refused figure."""
+    """A 422 (or the given status) naming every refused figure."""
     return jsonify(errors=[r.to_dict() for r in refusals]), status
 
 
@@ -37,14 +37,6 @@ def body() -> dict[str, Any]:
     if not isinstance(data, dict):
         abort(400)
     return data
-
-
-def game_or_404(game_id: int) -> Game:
-    """The game, or a 404."""
-    game = scoresheet.get_game(game_id)
-    if game is None:
-        abort(404)
-    return game
 
 
 @bp.get("/openapi.json")
@@ -219,18 +211,18 @@ def _standings_filters(club: Club) -> clubs.Filters:
     args = request.args
     ruleset = args.get("ruleset") or None
     if ruleset is not None and ruleset not in engine.PRESETS:
-        abort(_refuse(Refusal(None, "ruleset", f"No rule set '{ruleset}'.")))
+        _reject("ruleset", f"No rule set '{ruleset}'.")
     try:
         start = date.fromisoformat(args["from"]) if args.get("from") else None
         end = date.fromisoformat(args["to"]) if args.get("to") else None
     except ValueError:
-        abort(_refuse(Refusal(None, "from", "Dates are written like 2026-04-30.")))
+        _reject("from", "Dates are written like 2026-04-30.")
     season = args.get("season")
     if season and season != "all":
         small = re.fullmatch(r"[0-9]{1,9}", season)
         chosen = clubs.season(club, int(season)) if small else None
         if chosen is None:
-            abort(_refuse(Refusal(None, "season", f"No season '{season}' in this club.")))
+            _reject("season", f"No season '{season}' in this club.")
         return clubs.Filters.for_season(chosen, ruleset=ruleset)
     if not season and start is None and end is None:
         return clubs.Filters.for_season(
@@ -239,8 +231,6 @@ def _standings_filters(club: Club) -> clubs.Filters:
     return clubs.Filters(start, end, ruleset)
 
 
-def _refuse(refusal: Refusal):
-    """A 422 response to abort with."""
-    response = jsonify(errors=[refusal.to_dict()])
-    response.status_code = 422
-    return response
+def _reject(field: str, message: str) -> NoReturn:
+    """Stop with a 422 naming one query figure."""
+    abort(make_response(refused([Refusal(None, field, message)])))

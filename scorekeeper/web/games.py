@@ -12,7 +12,7 @@ from .. import clubs, scoresheet
 from .. import rules as engine
 from ..models import Club, Game
 from ..rules import DealRefused, Refusal
-from .access import Level, require, require_game
+from .access import Level, game_or_404, require, require_game
 from .charts import running_totals_chart
 from .club_forms import ActionForm
 from .forms import (
@@ -30,14 +30,6 @@ from .forms import (
 bp = Blueprint("games", __name__)
 KEY = re.compile(r"[0-9a-f]{32}")
 VERSION = re.compile(r"[0-9]{1,9}")
-
-
-def game_or_404(game_id: int) -> Game:
-    """The game, or a 404 page."""
-    game = scoresheet.get_game(game_id)
-    if game is None:
-        abort(404)
-    return game
 
 
 @bp.route("/games/new", methods=["GET", "POST"])

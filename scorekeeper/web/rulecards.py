@@ -6,7 +6,7 @@ from flask import Blueprint, abort, render_template
 
 from .. import rules as engine
 from .. import scoresheet
-from .access import Level, require_game
+from .access import Level, game_or_404, require_game
 
 bp = Blueprint("rulecards", __name__)
 PLAYER_COUNTS = range(2, 9)
@@ -29,9 +29,7 @@ def card(key: str):
 @bp.get("/games/<int:game_id>/rules")
 def game_card(game_id: int):
     """The rule card a game is played by, house rules included."""
-    game = scoresheet.get_game(game_id)
-    if game is None:
-        abort(404)
+    game = game_or_404(game_id)
     require_game(game, Level.READ)
     return render_template(
         "rule_card.html",
