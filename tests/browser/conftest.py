@@ -32,6 +32,8 @@ def browser():
         pytest.skip("Chromium not installed (apt-get install chromium) — browser tests skipped")
     with playwright_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
+        # Playwright's device table (viewport, user agent, touch) by name.
+        browser.devices = dict(playwright.devices)
         yield browser
         browser.close()
 
@@ -46,24 +48,54 @@ def live_server(app):
     server.shutdown()
 
 
-@pytest.fixture
-def phone(browser, live_server):
-    """A page on a small phone (360 px wide, touch), failing on any request to another host."""
-    context = browser.new_context(
-        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
-    )
+# The two phones every browser test runs on: a small one and a large one.
+PHONES = {
+    "small-375x667": {
+        "viewport": {"width": 375, "height": 667},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    },
+    "pixel-7": "Pixel 7",
+}
+
+
+def phone_context(browser, name: str, **extra):
+    """A new browser context shaped like the named phone."""
+    shape = PHONES[name]
+    options = dict(browser.devices[shape]) if isinstance(shape, str) else dict(shape)
+    options.pop("default_browser_type", None)
+    return browser.new_context(**options, **extra)
+
+
+def watch(page, live_server: str) -> None:
+    """Record every request: `page.outside` for other hosts, `page.transfers` for sizes."""
+    page.outside = []
+    page.transfers = []
+
+    def on_request(request) -> None:
+        if not request.url.startswith((live_server, "data:")):
+            page.outside.append(request.url)
+
+    def on_finished(request) -> None:
+        sizes = request.sizes()
+        page.transfers.append(
+            (request.url, sizes["responseHeadersSize"] + max(sizes["responseBodySize"], 0))
+        )
+
+    page.on("request", on_request)
+    page.on("requestfinished", on_finished)
+
+
+@pytest.fixture(params=sorted(PHONES))
+def phone(request, browser, live_server):
+    """A page on each phone (small and Pixel 7), failing on any request to another host."""
+    context = phone_context(browser, request.param)
     page = context.new_page()
-    outside: list[str] = []
-    page.on(
-        "request",
-        lambda request: (
-            outside.append(request.url)
-            if not request.url.startswith(live_server) and not request.url.startswith("data:")
-            else None
-        ),
-    )
+    watch(page, live_server)
     page.base = live_server
+    page.device = request.param
     yield page
     os.makedirs(ARTIFACTS, exist_ok=True)
     context.close()
-    assert outside == [], f"requests to other hosts: {outside}"
+    assert page.outside == [], f"requests to other hosts: {page.outside}"
