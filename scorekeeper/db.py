@@ -11,7 +11,9 @@ class Base(DeclarativeBase):
     """Declarative base for every model."""
 
 
-db = SQLAlchemy(model_class=Base)
+# A session lives for one request: what it has just committed is what the database holds, so
+# reading it again after the commit (and replaying a whole game to redirect) is wasted work.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 
 READS = ("GET", "HEAD", "OPTIONS")

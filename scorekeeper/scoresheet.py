@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import case, delete, event, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload, selectinload
 
 from . import rules as engine
 from .db import db
@@ -109,16 +109,43 @@ def entries_of(game: Game) -> list[list[DealEntry]]:
     return [[DealEntry.from_dict(score.entry) for score in deal.scores] for deal in game.deals]
 
 
+# The replay is kept on the game object, so one request replays a game once however many times
+# it asks. The key names every deal's number and version: a new or corrected deal misses it.
+_PROGRESS = "_scoresheet_progress"
+
+
+def _replay_key(game: Game) -> tuple[Any, ...]:
+    deals = tuple((deal.number, deal.version) for deal in game.deals)
+    return (game.ruleset, repr(game.house_rules), game.decks, len(game.sides), deals)
+
+
 def progress_of(game: Game) -> Progress:
-    """Where the game stands, recomputed from its deals."""
-    return engine.play(rules_of(game), game.decks, sides_of(game), entries_of(game))
+    """Where the game stands, recomputed from its deals (once per request and deal list)."""
+    key = _replay_key(game)
+    kept = getattr(game, _PROGRESS, None)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    progress = engine.play(rules_of(game), game.decks, sides_of(game), entries_of(game))
+    setattr(game, _PROGRESS, (key, progress))
+    return progress
 
 
 def get_game(game_id: int) -> Game | None:
-    """A game by id, or None."""
+    """A game by id with its sides, players, deals and scores, in two queries; or None."""
     if not 0 < game_id < 2**63:  # beyond any database's integer: no such game
         return None
-    return db.session.get(Game, game_id)
+    # Scoring reads every deal's scores: load them together, not one lazy query per deal. Sides
+    # and players join the game's row; deals come in one more query with their scores joined
+    # (joining both lists in one query would multiply their rows).
+    query = (
+        select(Game)
+        .where(Game.id == game_id)
+        .options(
+            joinedload(Game.sides).joinedload(Side.players),
+            selectinload(Game.deals).joinedload(Deal.scores),
+        )
+    )
+    return db.session.execute(query).unique().scalar_one_or_none()
 
 
 def recent_games(*, finished: bool, limit: int = 20) -> Sequence[Game]:
@@ -335,7 +362,9 @@ def _store(game: Game, deal: Deal, entries: Sequence[DealEntry], progress: Progr
     _keep_side_figures(game, progress, entries_of(game))
     game.finished_at = (game.finished_at or _now()) if progress.finished else None
     game.updated_at = _now()
+    replayed = _replay_key(game)
     db.session.commit()
+    setattr(game, _PROGRESS, (replayed, progress))
 
 
 def _keep_side_figures(
@@ -423,9 +452,11 @@ def refresh_member_days(
 
 def _keep_member_results(game: Game, finished: bool) -> None:
     """Rewrite the club members' results of this game: finished club games count, others not."""
+    if game.club is None:
+        return  # only club games keep member results
     had_results = bool(game.results)
     game.results.clear()
-    if game.club is None or (not finished and not had_results):
+    if not finished and not had_results:
         return
     nights_to_refresh(game.club, game.played_on)
     if not finished:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -101,33 +102,53 @@ def field_name(side: int, figure: str) -> str:
 
 def deal_form(rules: RuleSet, sides: Sequence[str], formdata: Any = None, **data: Any) -> DealForm:
     """A deal form with the figures this rule set scores, for each side."""
+    shape = (
+        tuple(rules.book_bonuses),
+        rules.red_three_down is not None,
+        tuple(rules.extra_bonuses),
+        rules.open_books_to_other_team,
+        tuple(sides),
+    )
+    form = _deal_form_class(*shape)(formdata=formdata, data=data or None)
+    form.went_out.choices = [("", "Nobody (stock ran out)")] + [
+        (str(i), name) for i, name in enumerate(sides)
+    ]
+    return form
+
+
+# Building a form class with a hundred fields costs more than the rest of a deal's entry; the
+# class depends only on the figures asked for and the side names, so each shape is built once.
+@lru_cache(maxsize=256)
+def _deal_form_class(
+    book_kinds: tuple[str, ...],
+    red_threes_down: bool,
+    extra_bonuses: tuple[str, ...],
+    open_books: bool,
+    sides: tuple[str, ...],
+) -> type[DealForm]:
     attrs: dict[str, Field] = {}
     for i, who in enumerate(sides):
 
         def figure(name: str, label: str, step: bool = False) -> None:
             attrs[field_name(i, name)] = FigureField(label, who=who, step=step)  # noqa: B023
 
-        for kind in rules.book_bonuses:
+        for kind in book_kinds:
             figure(f"books.{kind}", f"{BOOK_LABELS[kind].capitalize()} books", step=True)
-        if rules.red_three_down is not None:
+        if red_threes_down:
             figure("red_threes_down", "Red threes laid down", step=True)
         figure("red_threes_caught", "Red threes caught", step=True)
-        for bonus in rules.extra_bonuses:
+        for bonus in extra_bonuses:
             figure(f"bonuses.{bonus}", "Players who picked up exactly 22", step=True)
         figure("melded_points", "Melded card points")
         figure("leftover_points", "Card points left in hands and feet")
         for where in ("melded_cards", "leftover_cards"):
             for category in CARD_CATEGORIES:
                 figure(f"{where}.{category}", CARD_LABELS[category].capitalize())
-        if rules.open_books_to_other_team:
-            for kind in rules.book_bonuses:
+        if open_books:
+            for kind in book_kinds:
                 figure(f"open_books.{kind}", f"Open {BOOK_LABELS[kind]} melds of 7+", step=True)
             figure("open_book_points", "Card points in open melds")
-    form = type("DealFormFor", (DealForm,), attrs)(formdata=formdata, data=data or None)
-    form.went_out.choices = [("", "Nobody (stock ran out)")] + [
-        (str(i), name) for i, name in enumerate(sides)
-    ]
-    return form
+    return type("DealFormFor", (DealForm,), attrs)
 
 
 def entries_data(form: DealForm, rules: RuleSet, sides: int) -> list[dict[str, Any]]:

@@ -1,0 +1,140 @@
+"""Shared by the benchmarks: serve a WSGI app with gunicorn, talk to it over HTTP, summarise.
+
+Everything listens on and talks to 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import platform
+import re
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode
+
+HOST = "127.0.0.1"
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+
+def machine() -> str:
+    """One line naming the machine the figures came from."""
+    model = "unknown CPU"
+    try:
+        found = re.search(r"model name\s*:\s*(.+)", Path("/proc/cpuinfo").read_text())
+        model = found.group(1).strip() if found else model
+    except OSError:
+        pass
+    return (
+        f"{os.cpu_count()} cores, {model}, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}"
+    )
+
+
+def free_port() -> int:
+    """A port nobody listens on now."""
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
+def call(
+    port: int,
+    method: str,
+    path: str,
+    *,
+    form: dict[str, str] | None = None,
+    json_body: object = None,
+    headers: dict[str, str] | None = None,
+) -> Reply:
+    """One request on its own connection, as a phone's browser would after a pause."""
+    sent = {"Connection": "close", **(headers or {})}
+    body = None
+    if form is not None:
+        body = urlencode(form).encode()
+        sent["Content-Type"] = "application/x-www-form-urlencoded"
+    elif json_body is not None:
+        body = json.dumps(json_body).encode()
+        sent["Content-Type"] = "application/json"
+    conn = http.client.HTTPConnection(HOST, port, timeout=60)
+    try:
+        conn.request(method, path, body=body, headers=sent)
+        response = conn.getresponse()
+        return Reply(
+            response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+        )
+    finally:
+        conn.close()
+
+
+class Server:
+    """gunicorn serving `target` (a "module:factory()" string) on a free port."""
+
+    def __init__(self, target: str, env: dict[str, str], workers: int = 1) -> None:
+        self.target, self.workers, self.port = target, workers, free_port()
+        self.env = {**os.environ, "SECRET_KEY": secrets.token_hex(32), **env}
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> Server:
+        self.proc = subprocess.Popen(
+            [
+                str(BIN / "gunicorn"),
+                "-w",
+                str(self.workers),
+                "-b",
+                f"{HOST}:{self.port}",
+                "--log-level",
+                "warning",
+                self.target,
+            ],
+            cwd=ROOT,
+            env=self.env,
+            start_new_session=True,
+        )
+        for _ in range(300):
+            try:
+                call(self.port, "GET", "/")
+                return self
+            except OSError:
+                time.sleep(0.1)
+        self.__exit__()
+        raise RuntimeError(f"gunicorn for {self.target} did not answer")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(timeout=30)
+
+
+def init_db(database_url: str) -> None:
+    """Create the schema with the app's own command."""
+    subprocess.run(
+        [str(BIN / "flask"), "--app", "scorekeeper", "init-db"],
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": database_url},
+        check=True,
+        capture_output=True,
+    )
+
+
+def ms(values: list[float]) -> str:
+    """Median and p95 of timings in seconds, as milliseconds."""
+    ordered = sorted(values)
+    p95 = ordered[max(0, int(0.95 * len(ordered) + 0.5) - 1)]
+    return f"median {statistics.median(ordered) * 1000:6.2f} ms, p95 {p95 * 1000:6.2f} ms"

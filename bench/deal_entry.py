@@ -1,0 +1,168 @@
+"""Entering a deal, against a bare Flask route served the same way in the same run.
+
+A deal is entered as a phone does it: POST the deal form (CSRF token, idempotency key, every
+figure), follow the 302 to the scoreboard with the session cookie. The bare route is the same
+shape with nothing in it: a Flask POST that answers 302 and the GET it points to. Both run under
+gunicorn (one sync worker each, the app on a fresh SQLite file or on DATABASE_URL), the client
+alternates between them so both see the same machine, and the ratio of medians is printed.
+
+    .venv/bin/python bench/deal_entry.py [--games 25] [--long 30]
+    scripts/with-postgres .venv/bin/python bench/deal_entry.py   # on PostgreSQL
+
+Target: a deal costs at most 3 times the bare route.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from http.cookies import SimpleCookie
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _serve import Server, call, init_db, machine, ms  # noqa: E402
+from flask import Flask, redirect  # noqa: E402
+
+# A typical classic deal: North goes out with 2 clean, 2 dirty and 1 wild book and a red three;
+# South melded 130 and was caught with 30.
+CLASSIC_DEAL = {
+    "s0-books-clean": "2",
+    "s0-books-dirty": "2",
+    "s0-books-wild": "1",
+    "s0-red_threes_down": "1",
+    "s0-melded_points": "480",
+    "s1-melded_points": "130",
+    "s1-leftover_points": "30",
+    "went_out": "0",
+}
+# Ten-thousand: nobody goes out, 325 and 300 melded: 30 deals stay under 10,000.
+LONG_DEAL = {"s0-melded_points": "325", "s1-melded_points": "300", "went_out": ""}
+CSRF = re.compile(rb'name="csrf_token" type="hidden" value="([^"]+)"')
+
+
+def bare_app() -> Flask:
+    """The yardstick: a POST that redirects, and the page it redirects to."""
+    app = Flask("bare")
+
+    @app.post("/games/1/deals/new")
+    def enter():
+        return redirect("/games/1")
+
+    @app.get("/games/1")
+    def scoreboard():
+        return "<!doctype html><title>Scoreboard</title><p>Deal saved.</p>"
+
+    @app.get("/")
+    def home():
+        return "ok"
+
+    return app
+
+
+class Phone:
+    """A browser's cookie jar and CSRF token for one game's deal page."""
+
+    def __init__(self, port: int) -> None:
+        self.port, self.cookies = port, SimpleCookie()
+
+    def request(self, method: str, path: str, form: dict[str, str] | None = None):
+        jar = "; ".join(f"{k}={v.value}" for k, v in self.cookies.items())
+        reply = call(self.port, method, path, form=form, headers={"Cookie": jar} if jar else {})
+        if "set-cookie" in reply.headers:
+            self.cookies.load(reply.headers["set-cookie"])
+        return reply
+
+    def token(self, game: int) -> str:
+        page = self.request("GET", f"/games/{game}/deals/new")
+        found = CSRF.search(page.body)
+        assert page.status == 200 and found, page.status
+        return found.group(1).decode()
+
+    def enter(self, game: int, token: str, figures: dict[str, str]) -> float:
+        """POST one deal and follow the redirect; returns the seconds both took."""
+        form = {"csrf_token": token, "idempotency_key": uuid.uuid4().hex, **figures}
+        started = time.perf_counter()
+        saved = self.request("POST", f"/games/{game}/deals/new", form)
+        board = self.request("GET", saved.headers.get("location", "/").split("#")[0])
+        took = time.perf_counter() - started
+        assert saved.status == 302 and board.status == 200, (saved.status, saved.body[:300])
+        return took
+
+
+def bare_pair(port: int) -> float:
+    started = time.perf_counter()
+    saved = call(port, "POST", "/games/1/deals/new", form=CLASSIC_DEAL)
+    board = call(port, "GET", saved.headers["location"])
+    took = time.perf_counter() - started
+    assert saved.status == 302 and board.status == 200
+    return took
+
+
+def new_game(port: int, ruleset: str) -> int:
+    sides = [{"name": "North", "players": ["Ann", "Bob"]}, {"name": "South"}]
+    reply = call(port, "POST", "/api/v1/games", json_body={"ruleset": ruleset, "sides": sides})
+    assert reply.status == 201, reply.body
+    return int(re.search(rb'"id":\s*(\d+)', reply.body).group(1))
+
+
+def run(args: argparse.Namespace, database_url: str) -> None:
+    init_db(database_url)
+    app_server = Server("scorekeeper:create_app()", {"DATABASE_URL": database_url})
+    bare_server = Server("bench.deal_entry:bare_app()", {})
+    with app_server as app, bare_server as bare:
+        for _ in range(20):  # warm both: imports, template compilation, connections
+            bare_pair(bare.port)
+        warm = new_game(app.port, "classic")
+        phone = Phone(app.port)
+        token = phone.token(warm)
+        phone.enter(warm, token, CLASSIC_DEAL)
+
+        short, short_bare = [], []
+        for _ in range(args.games):
+            game = new_game(app.port, "classic")
+            for _deal in range(4):
+                short.append(phone.enter(game, token, CLASSIC_DEAL))
+                short_bare.append(bare_pair(bare.port))
+
+        long_game = new_game(app.port, "ten-thousand")
+        by_deal, long_bare = [], []
+        for _deal in range(args.long):
+            by_deal.append(phone.enter(long_game, token, LONG_DEAL))
+            long_bare.append(bare_pair(bare.port))
+
+    bare_median = statistics.median(short_bare + long_bare)
+    print(f"machine: {machine()}")
+    print(f"database: {database_url.split(':', 1)[0]}, gunicorn -w 1 (sync) for both apps")
+    print(f"bare route (POST + redirected GET): {ms(short_bare + long_bare)}")
+    rows = [
+        (f"classic, deals 1-4 of {args.games} games", short),
+        (f"ten-thousand, deals 1-{args.long}", by_deal),
+        (f"ten-thousand, deals {args.long - 4}-{args.long}", by_deal[-5:]),
+    ]
+    for title, values in rows:
+        ratio = statistics.median(values) / bare_median
+        print(f"deal entry, {title}: {ms(values)}, ratio {ratio:.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=25, help="classic games of 4 deals")
+    parser.add_argument("--long", type=int, default=30, help="deals of one ten-thousand game")
+    args = parser.parse_args()
+    database_url = os.environ.get("TEST_DATABASE_URL") or os.environ.get("DATABASE_URL")
+    if database_url:
+        run(args, database_url)
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        run(args, f"sqlite:///{folder}/bench.sqlite")
+
+
+if __name__ == "__main__":
+    main()
