@@ -5,6 +5,7 @@ Everything listens on and talks to 127.0.0.1 only.
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import json
 import os
@@ -76,9 +77,11 @@ def call(
     try:
         conn.request(method, path, body=body, headers=sent)
         response = conn.getresponse()
-        return Reply(
-            response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
-        )
+        got = {k.lower(): v for k, v in response.getheaders()}
+        body = response.read()
+        if got.get("content-encoding") == "gzip":
+            body = gzip.decompress(body)  # as the browser would, before it shows the page
+        return Reply(response.status, got, body)
     finally:
         conn.close()
 

@@ -74,7 +74,9 @@ class Phone:
 
     def request(self, method: str, path: str, form: dict[str, str] | None = None):
         jar = "; ".join(f"{k}={v.value}" for k, v in self.cookies.items())
-        reply = call(self.port, method, path, form=form, headers={"Cookie": jar} if jar else {})
+        # What a phone's browser sends: it accepts gzip, and its cookies.
+        headers = {"Accept-Encoding": "gzip, deflate, br", **({"Cookie": jar} if jar else {})}
+        reply = call(self.port, method, path, form=form, headers=headers)
         if "set-cookie" in reply.headers:
             self.cookies.load(reply.headers["set-cookie"])
         return reply

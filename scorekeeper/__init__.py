@@ -51,7 +51,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
-    from . import cli, errors, security
+    from . import cli, compress, errors, security
     from .db import db, migrate
     from .web import accounts, api, games, home, rulecards
     from .web import clubs as club_pages
@@ -59,6 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(HERE / "migrations"))
     security.configure(app)
+    compress.configure(app)
     proxies = os.environ.get("SCOREKEEPER_PROXIES", "")
     if proxies in ("1", "2", "3"):
         # Behind a proxy, trust its X-Forwarded-For and -Proto (for sign-in limits, HTTPS).

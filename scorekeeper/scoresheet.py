@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import case, delete, event, func, insert, select, update
+from sqlalchemy import bindparam, case, delete, event, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
-from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy.orm import joinedload, make_transient_to_detached, selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from . import rules as engine
 from .db import db
@@ -292,10 +293,8 @@ def add_deal(
     progress = engine.add_deal(
         rules_of(game), game.decks, sides_of(game), entries_of(game), entries
     )
-    deal = Deal(number=progress.next_deal - 1, version=1, idempotency_key=idempotency_key)
-    game.deals.append(deal)
     try:
-        _store(game, deal, entries, progress)
+        deal = _insert_deal(game, entries, progress, idempotency_key)
     except IntegrityError:
         # Another request saved a deal meanwhile: the same submission, or another phone's.
         db.session.rollback()
@@ -304,6 +303,69 @@ def add_deal(
             return recorded, False
         raise DealClash(progress.next_deal - 1) from None
     return deal, True
+
+
+def _insert_deal(
+    game: Game, entries: Sequence[DealEntry], progress: Progress, key: str | None
+) -> Deal:
+    """Insert a new deal and its scores, keep each side's figures, commit.
+
+    The deal and its scores go in as two plain INSERTs rather than through the unit of work
+    (which inserts and reads back one row at a time): entering a deal is the hottest write.
+    The objects are then placed in the session as if loaded, so the game reads as saved.
+    """
+    now = _now()
+    number = progress.next_deal - 1
+    row = {"game_id": game.id, "number": number, "version": 1, "idempotency_key": key}
+    deal_id = db.session.execute(
+        insert(Deal).values(**row, created_at=now, updated_at=now).returning(Deal.id)
+    ).scalar_one()
+    rows = [
+        {
+            "deal_id": deal_id,
+            "side_id": side.id,
+            "side_position": side.position,
+            "entry": entry.to_dict(),
+            "total": score.total,
+        }
+        for side, entry, score in zip(game.sides, entries, progress.deals[-1].scores, strict=True)
+    ]
+    table = DealScore.__table__
+    ids = db.session.execute(
+        insert(table).returning(table.c.id, sort_by_parameter_order=True), rows
+    ).scalars()
+    deal = Deal(id=deal_id, **row, created_at=now, updated_at=now)
+    scores = [DealScore(id=score_id, **score) for score_id, score in zip(ids, rows, strict=True)]
+    for loaded in (deal, *scores):
+        make_transient_to_detached(loaded)
+        db.session.add(loaded)
+    set_committed_value(deal, "scores", scores)
+    set_committed_value(game, "deals", [*game.deals, deal])
+    # Each side's figures in one UPDATE run for every side, then the game's row.
+    sides = Side.__table__
+    figures = _side_figures(game, progress, entries_of(game))
+    db.session.execute(
+        update(sides)
+        .where(sides.c.id == bindparam("side_id"))
+        .values({name: bindparam(name) for name in figures[0]}),
+        [{"side_id": side.id, **f} for side, f in zip(game.sides, figures, strict=True)],
+    )
+    finished = now if progress.finished else None
+    db.session.execute(
+        update(Game.__table__)
+        .where(Game.__table__.c.id == game.id)
+        .values(finished_at=finished, updated_at=now)
+    )
+    for side, side_figures in zip(game.sides, figures, strict=True):
+        for name, value in side_figures.items():
+            set_committed_value(side, name, value)
+    set_committed_value(game, "finished_at", finished)
+    set_committed_value(game, "updated_at", now)
+    _keep_member_results(game, progress.finished)
+    replayed = _replay_key(game)
+    db.session.commit()
+    setattr(game, _PROGRESS, (replayed, progress))
+    return deal
 
 
 def correct_deal(
@@ -367,23 +429,39 @@ def _store(game: Game, deal: Deal, entries: Sequence[DealEntry], progress: Progr
     setattr(game, _PROGRESS, (replayed, progress))
 
 
+def _side_figures(
+    game: Game, progress: Progress, deals: Sequence[Sequence[DealEntry]]
+) -> list[dict[str, Any]]:
+    """The engine's figures for each side, as kept on it for standings summed by the database."""
+    figures = []
+    for index, _side in enumerate(game.sides):
+        entries = [deal[index] for deal in deals]
+        figures.append(
+            {
+                "final_total": progress.totals[index],
+                "won": progress.finished and index in progress.winners,
+                "deals_played": len(entries),
+                "clean_books": sum(e.books.get("clean", 0) for e in entries),
+                "dirty_books": sum(e.books.get("dirty", 0) for e in entries),
+                "wild_books": sum(e.books.get("wild", 0) for e in entries),
+                "special_books": sum(
+                    e.books.get("clean_sevens", 0) + e.books.get("black_threes", 0)
+                    for e in entries
+                ),
+                "went_out": sum(1 for e in entries if e.went_out),
+                "red_threes_caught": sum(e.red_threes_caught for e in entries),
+            }
+        )
+    return figures
+
+
 def _keep_side_figures(
     game: Game, progress: Progress, deals: Sequence[Sequence[DealEntry]]
 ) -> None:
     """Copy the engine's figures for each side onto it, for standings summed by the database."""
-    for index, side in enumerate(game.sides):
-        entries = [deal[index] for deal in deals]
-        side.final_total = progress.totals[index]
-        side.won = progress.finished and index in progress.winners
-        side.deals_played = len(entries)
-        side.clean_books = sum(e.books.get("clean", 0) for e in entries)
-        side.dirty_books = sum(e.books.get("dirty", 0) for e in entries)
-        side.wild_books = sum(e.books.get("wild", 0) for e in entries)
-        side.special_books = sum(
-            e.books.get("clean_sevens", 0) + e.books.get("black_threes", 0) for e in entries
-        )
-        side.went_out = sum(1 for e in entries if e.went_out)
-        side.red_threes_caught = sum(e.red_threes_caught for e in entries)
+    for side, figures in zip(game.sides, _side_figures(game, progress, deals), strict=True):
+        for name, value in figures.items():
+            setattr(side, name, value)
     _keep_member_results(game, progress.finished)
 
 

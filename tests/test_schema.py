@@ -58,6 +58,9 @@ def _aim(case) -> None:
             value = int(value)
         if isinstance(value, int) and not isinstance(value, bool):
             case.path_parameters[name] = 1 + (abs(value) + spread) % size
+    # Schemathesis's WSGI client asks for gzip but does not unpack it (tests/test_compress.py
+    # covers gzip); plain bodies let it read every answer.
+    case.headers = {**(case.headers or {}), "Accept-Encoding": "identity"}
     key = case.path_parameters.get("key")
     if isinstance(key, str) and len(key) % 2 == 0:
         case.path_parameters["key"] = sorted(engine.PRESETS)[len(key) % len(engine.PRESETS)]
@@ -184,6 +187,8 @@ def test_every_status_code_is_documented(seeded, path, method, request_, status)
 def test_standings_season_of_any_digits_is_no_server_error(seeded, season):
     # The document types `season` as any string; api.py read "²".isdigit() as a number.
     case = schema["/api/v1/clubs/{slug}/standings"]["GET"].Case(
-        path_parameters={"slug": CLUB_SLUG}, query={"season": season}
+        path_parameters={"slug": CLUB_SLUG},
+        query={"season": season},
+        headers={"Accept-Encoding": "identity"},
     )
     case.call_and_validate(app=seeded, checks=CHECKS)

@@ -1,0 +1,50 @@
+"""Pages, CSS, JS and JSON travel gzipped to browsers that accept it, and only to them."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+GZIP = {"Accept-Encoding": "gzip, deflate, br"}
+
+
+@pytest.mark.parametrize("path", ["/static/app.css", "/static/app.js", "/rules", "/games/new"])
+def test_text_is_gzipped_for_browsers_that_accept_it(client, path):
+    plain = client.get(path)
+    packed = client.get(path, headers=GZIP)
+    assert "Content-Encoding" not in plain.headers
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in packed.headers["Vary"]
+    assert gzip.decompress(packed.data) == plain.data
+    assert len(packed.data) < len(plain.data) / 2
+
+
+def test_json_is_gzipped_and_decodes_to_the_same_game(client):
+    sides = [{"name": "North"}, {"name": "South"}]
+    made = client.post("/api/v1/games", json={"ruleset": "classic", "sides": sides})
+    path = f"/api/v1/games/{made.json['id']}"
+    deal = {"scores": [{"melded_points": 50}, {"melded_points": 75}]}
+    for _ in range(2):  # each deal's breakdown makes the JSON worth compressing
+        assert client.post(f"{path}/deals", json=deal).status_code == 201
+    assert len(client.get(path).data) > 1024
+    packed = client.get(path, headers=GZIP)
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert json.loads(gzip.decompress(packed.data)) == client.get(path).json
+
+
+def test_small_responses_and_errors_are_left_alone(client):
+    small = client.get("/static/icon.svg", headers=GZIP)  # 463 bytes: not worth it
+    assert "Content-Encoding" not in small.headers
+    missing = client.get("/games/999", headers=GZIP)
+    assert missing.status_code == 404
+    assert "Content-Encoding" not in missing.headers
+
+
+def test_a_gzipped_static_file_still_answers_304_to_its_tag(client):
+    first = client.get("/static/app.css", headers=GZIP)
+    assert first.headers["ETag"].startswith('W/"')  # gzipped bytes are not the file's bytes
+    again = client.get("/static/app.css", headers={**GZIP, "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    assert again.data == b""
