@@ -1,10 +1,19 @@
 """Entering a deal, against a bare Flask route served the same way in the same run.
 
 A deal is entered as a phone does it: POST the deal form (CSRF token, idempotency key, every
-figure), follow the 302 to the scoreboard with the session cookie. The bare route is the same
-shape with nothing in it: a Flask POST that answers 302 and the GET it points to. Both run under
-gunicorn (one sync worker each, the app on a fresh SQLite file or on DATABASE_URL), the client
-alternates between them so both see the same machine, and the ratio of medians is printed.
+figure), follow the 302 to the scoreboard with the session cookie, accepting gzip. A bare route
+is the same shape with nothing in it: a POST that answers 302 and the GET it points to, each
+returning a line of text. Two bare routes are timed:
+
+- in the app: the same gunicorn process serves the app with two bare routes added, so they pass
+  through everything every route of the app passes through (session cookie, CSRF check,
+  security headers, gzip) and do nothing else. The ratio to them is what entering a deal
+  costs over a route of this app that does nothing.
+- in a bare Flask app: `bare_app()`, Flask and nothing else, under its own gunicorn.
+
+Both servers are gunicorn with one sync worker (the app on a fresh SQLite file or on
+DATABASE_URL); the client takes turns between the three so all see the same machine, and the
+ratios of medians are printed.
 
     .venv/bin/python bench/deal_entry.py [--games 25] [--long 30]
     scripts/with-postgres .venv/bin/python bench/deal_entry.py   # on PostgreSQL
@@ -66,6 +75,23 @@ def bare_app() -> Flask:
     return app
 
 
+def app_with_bare_routes() -> Flask:
+    """The app itself, with a POST that redirects and a GET that answers, doing nothing else."""
+    from scorekeeper import create_app
+
+    app = create_app()
+
+    @app.post("/bench/bare")
+    def bare_enter():
+        return redirect("/bench/bare/done")
+
+    @app.get("/bench/bare/done")
+    def bare_done():
+        return "<!doctype html><title>Scoreboard</title><p>Deal saved.</p>"
+
+    return app
+
+
 class Phone:
     """A browser's cookie jar and CSRF token for one game's deal page."""
 
@@ -89,9 +115,13 @@ class Phone:
 
     def enter(self, game: int, token: str, figures: dict[str, str]) -> float:
         """POST one deal and follow the redirect; returns the seconds both took."""
+        return self.pair(f"/games/{game}/deals/new", token, figures)
+
+    def pair(self, path: str, token: str, figures: dict[str, str]) -> float:
+        """POST a form and follow the redirect; returns the seconds both took."""
         form = {"csrf_token": token, "idempotency_key": uuid.uuid4().hex, **figures}
         started = time.perf_counter()
-        saved = self.request("POST", f"/games/{game}/deals/new", form)
+        saved = self.request("POST", path, form)
         board = self.request("GET", saved.headers.get("location", "/").split("#")[0])
         took = time.perf_counter() - started
         assert saved.status == 302 and board.status == 200, (saved.status, saved.body[:300])
@@ -116,41 +146,51 @@ def new_game(port: int, ruleset: str) -> int:
 
 def run(args: argparse.Namespace, database_url: str) -> None:
     init_db(database_url)
-    app_server = Server("scorekeeper:create_app()", {"DATABASE_URL": database_url})
+    app_server = Server("bench.deal_entry:app_with_bare_routes()", {"DATABASE_URL": database_url})
     bare_server = Server("bench.deal_entry:bare_app()", {})
     with app_server as app, bare_server as bare:
-        for _ in range(20):  # warm both: imports, template compilation, connections
-            bare_pair(bare.port)
         warm = new_game(app.port, "classic")
         phone = Phone(app.port)
         token = phone.token(warm)
+        for _ in range(20):  # warm all three: imports, templates, connections
+            bare_pair(bare.port)
+            phone.pair("/bench/bare", token, CLASSIC_DEAL)
         phone.enter(warm, token, CLASSIC_DEAL)
 
-        short, short_bare = [], []
+        in_app, in_flask = [], []
+
+        def yardsticks() -> None:
+            in_app.append(phone.pair("/bench/bare", token, CLASSIC_DEAL))
+            in_flask.append(bare_pair(bare.port))
+
+        short = []
         for _ in range(args.games):
             game = new_game(app.port, "classic")
             for _deal in range(4):
                 short.append(phone.enter(game, token, CLASSIC_DEAL))
-                short_bare.append(bare_pair(bare.port))
+                yardsticks()
 
         long_game = new_game(app.port, "ten-thousand")
-        by_deal, long_bare = [], []
+        by_deal = []
         for _deal in range(args.long):
             by_deal.append(phone.enter(long_game, token, LONG_DEAL))
-            long_bare.append(bare_pair(bare.port))
+            yardsticks()
 
-    bare_median = statistics.median(short_bare + long_bare)
     print(f"machine: {machine()}")
-    print(f"database: {database_url.split(':', 1)[0]}, gunicorn -w 1 (sync) for both apps")
-    print(f"bare route (POST + redirected GET): {ms(short_bare + long_bare)}")
+    print(f"database: {database_url.split(':', 1)[0]}, gunicorn -w 1 (sync) for each server")
+    print(f"bare route in the app (POST + redirected GET):   {ms(in_app)}")
+    print(f"bare route in bare Flask (POST + redirected GET): {ms(in_flask)}")
     rows = [
         (f"classic, deals 1-4 of {args.games} games", short),
         (f"ten-thousand, deals 1-{args.long}", by_deal),
         (f"ten-thousand, deals {args.long - 4}-{args.long}", by_deal[-5:]),
     ]
     for title, values in rows:
-        ratio = statistics.median(values) / bare_median
-        print(f"deal entry, {title}: {ms(values)}, ratio {ratio:.2f}")
+        median = statistics.median(values)
+        print(
+            f"deal entry, {title}: {ms(values)}; ratio {median / statistics.median(in_app):.2f}"
+            f" to the app's bare route, {median / statistics.median(in_flask):.2f} to bare Flask"
+        )
 
 
 def main() -> None:

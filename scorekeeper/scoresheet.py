@@ -279,14 +279,18 @@ def deal_with_key(game: Game, key: str) -> Deal | None:
 
 
 def add_deal(
-    game: Game, entries: Sequence[DealEntry], idempotency_key: str | None = None
+    game: Game,
+    entries: Sequence[DealEntry],
+    idempotency_key: str | None = None,
+    *,
+    key_checked: bool = False,
 ) -> tuple[Deal, bool]:
     """Score and save the next deal, or DealRefused with nothing saved.
 
     Returns the deal and whether it is new: a submission whose key was already recorded (a
     double tap, a resent request) gets the deal it recorded, and nothing more is saved.
     """
-    if idempotency_key:
+    if idempotency_key and not key_checked:  # the caller may have looked it up already
         recorded = deal_with_key(game, idempotency_key)
         if recorded is not None:
             return recorded, False

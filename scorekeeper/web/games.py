@@ -163,7 +163,9 @@ def new_deal(game_id: int):
     problems: list[str] = []
     if form.validate_on_submit():
         try:
-            deal, _ = scoresheet.add_deal(game, _entries(form, game), form.idempotency_key.data)
+            deal, _ = scoresheet.add_deal(
+                game, _entries(form, game), form.idempotency_key.data, key_checked=True
+            )
         except DealRefused as exc:
             problems = _place(form, exc.refusals)
         except scoresheet.DealClash as exc:
