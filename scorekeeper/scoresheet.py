@@ -294,9 +294,9 @@ def add_deal(
         recorded = deal_with_key(game, idempotency_key)
         if recorded is not None:
             return recorded, False
-    progress = engine.add_deal(
-        rules_of(game), game.decks, sides_of(game), entries_of(game), entries
-    )
+    # The game so far is usually replayed already (the page asked where it stands): score only
+    # the new deal on top of it.
+    progress = engine.extend(rules_of(game), game.decks, sides_of(game), progress_of(game), entries)
     try:
         deal = _insert_deal(game, entries, progress, idempotency_key)
     except IntegrityError:
@@ -404,12 +404,11 @@ def preview_deal(
     game: Game, entries: Sequence[DealEntry], number: int | None = None
 ) -> engine.DealResult:
     """The breakdown a deal would get, without saving it (DealRefused if it would be refused)."""
-    deals = entries_of(game)
     if number is None:
-        progress = engine.add_deal(rules_of(game), game.decks, sides_of(game), deals, entries)
-        return progress.deals[-1]
+        so_far = progress_of(game)
+        return engine.extend(rules_of(game), game.decks, sides_of(game), so_far, entries).deals[-1]
     progress = engine.correct_deal(
-        rules_of(game), game.decks, sides_of(game), deals, number, entries
+        rules_of(game), game.decks, sides_of(game), entries_of(game), number, entries
     )
     return progress.deals[number - 1]
 
@@ -449,8 +448,7 @@ def _side_figures(
                 "dirty_books": sum(e.books.get("dirty", 0) for e in entries),
                 "wild_books": sum(e.books.get("wild", 0) for e in entries),
                 "special_books": sum(
-                    e.books.get("clean_sevens", 0) + e.books.get("black_threes", 0)
-                    for e in entries
+                    e.books.get("clean_sevens", 0) + e.books.get("black_threes", 0) for e in entries
                 ),
                 "went_out": sum(1 for e in entries if e.went_out),
                 "red_threes_caught": sum(e.red_threes_caught for e in entries),

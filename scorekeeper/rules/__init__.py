@@ -17,6 +17,7 @@ from .game import (
     add_deal,
     check_setup,
     correct_deal,
+    extend,
     play,
 )
 from .house import Knob, knobs, overrides_from
@@ -51,6 +52,7 @@ __all__ = [
     "check_deal",
     "check_setup",
     "correct_deal",
+    "extend",
     "knobs",
     "overrides_from",
     "play",

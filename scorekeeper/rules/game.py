@@ -102,34 +102,62 @@ def play(
 
     `corrected` is the number of a deal just changed, so a refusal can say so.
     """
-    totals = [0] * len(sides)
-    results: list[DealResult] = []
-    finished, winners = False, []
+    progress = Progress([], [0] * len(sides), _minimums(rules, 1, [0] * len(sides)), False, [])
     for number, entries in enumerate(deals, start=1):
-        if finished:
-            refusal = _after_end(number - 1, len(deals), corrected, sides, winners)
+        if progress.finished:
+            refusal = _after_end(number - 1, len(deals), corrected, sides, progress.winners)
             if corrected is not None and corrected < number:
                 raise DealRefused([refusal])
             raise GameOver([refusal])
-        minimums = [rules.opening_minimum(number, total) for total in totals]
-        try:
-            scores = score_deal(rules, decks, sides, entries)
-        except DealRefused as refused:
-            if corrected is None or corrected == number:
-                raise
-            raise DealRefused(
-                [Refusal(None, "deal", f"Deal {number} no longer adds up: {refused}")]
-            ) from refused
-        totals = [total + score.total for total, score in zip(totals, scores, strict=True)]
-        warnings = [
-            f"{side.name} melded {score.melded:,}, below the {minimum:,} needed to open: check."
-            for side, score, minimum in zip(sides, scores, minimums, strict=True)
-            if 0 < score.melded < minimum
-        ]
-        results.append(DealResult(number, scores, minimums, list(totals), warnings))
-        finished, winners = _end(rules, number, totals)
-    next_minimums = [rules.opening_minimum(len(deals) + 1, total) for total in totals]
-    return Progress(results, totals, next_minimums, finished, winners)
+        progress = _step(rules, decks, sides, progress, entries, corrected)
+    return progress
+
+
+def extend(
+    rules: RuleSet,
+    decks: int,
+    sides: Sequence[Side],
+    progress: Progress,
+    entries: Sequence[DealEntry],
+) -> Progress:
+    """`progress` with one more deal, without replaying the deals before it; or DealRefused."""
+    if progress.finished:
+        ended = len(progress.deals)
+        raise GameOver([_after_end(ended, ended + 1, None, sides, progress.winners)])
+    return _step(rules, decks, sides, progress, entries, None)
+
+
+def _minimums(rules: RuleSet, number: int, totals: Sequence[int]) -> list[int]:
+    return [rules.opening_minimum(number, total) for total in totals]
+
+
+def _step(
+    rules: RuleSet,
+    decks: int,
+    sides: Sequence[Side],
+    progress: Progress,
+    entries: Sequence[DealEntry],
+    corrected: int | None,
+) -> Progress:
+    """Score the next deal on top of `progress`."""
+    number, minimums = progress.next_deal, progress.minimums
+    try:
+        scores = score_deal(rules, decks, sides, entries)
+    except DealRefused as refused:
+        if corrected is None or corrected == number:
+            raise
+        raise DealRefused(
+            [Refusal(None, "deal", f"Deal {number} no longer adds up: {refused}")]
+        ) from refused
+    totals = [total + score.total for total, score in zip(progress.totals, scores, strict=True)]
+    warnings = [
+        f"{side.name} melded {score.melded:,}, below the {minimum:,} needed to open: check."
+        for side, score, minimum in zip(sides, scores, minimums, strict=True)
+        if 0 < score.melded < minimum
+    ]
+    results = [*progress.deals, DealResult(number, scores, minimums, list(totals), warnings)]
+    finished, winners = _end(rules, number, totals)
+    return Progress(results, totals, _minimums(rules, number + 1, totals), finished, winners)
 
 
 def _end(rules: RuleSet, number: int, totals: list[int]) -> tuple[bool, list[int]]:

@@ -7,8 +7,11 @@ from hypothesis import strategies as st
 from scorekeeper.rules import (
     DealEntry,
     DealRefused,
+    GameOver,
+    add_deal,
     check_deal,
     correct_deal,
+    extend,
     play,
     ruleset,
     score_deal,
@@ -319,3 +322,33 @@ def test_correction_round_trip_example(key):
     back = correct_deal(rules, 5, sides, [deals[0], other, deals[2]], 2, deals[1])
     assert snapshot(back) == snapshot(before)
     assert back.totals == [3000, 900]
+
+
+# --- one more deal on top of a game equals replaying it -----------------------------------
+
+
+@QUICK
+@given(game_and_correction())
+def test_extending_a_game_equals_replaying_it_with_the_deal(case):
+    """Scoring only the new deal on the game so far gives what a full replay gives."""
+    key, deals, _, new = case
+    rules = ruleset(key)
+    sides = teams(2)
+    so_far = play(rules, GAME_DECKS, sides, deals)
+    try:
+        replayed = add_deal(rules, GAME_DECKS, sides, deals, new)
+    except DealRefused as refused:
+        with pytest.raises(type(refused)) as extended:
+            extend(rules, GAME_DECKS, sides, so_far, new)
+        assert [r.message for r in extended.value.refusals] == [r.message for r in refused.refusals]
+        return
+    assert snapshot(extend(rules, GAME_DECKS, sides, so_far, new)) == snapshot(replayed)
+
+
+def test_extending_a_finished_game_is_refused_as_game_over():
+    """Classic ends after four deals: a fifth on top of them is GameOver, naming the winner."""
+    rules = ruleset("classic")
+    sides = teams(2)
+    deals = [[DealEntry(books={"clean": 2}), DealEntry(books={"dirty": 1})]] * 4
+    with pytest.raises(GameOver, match="won after deal 4"):
+        extend(rules, 5, sides, play(rules, 5, sides, deals), deals[0])
