@@ -34,7 +34,8 @@ def configure(app: Flask) -> None:
 def compress(response: Response) -> Response:
     """The response gzipped, when the browser accepts it and it is text worth the work."""
     if (
-        response.status_code != 200
+        response.status_code in (204, 206, 304)
+        or response.status_code < 200
         or response.mimetype not in KINDS
         or "Content-Encoding" in response.headers
         or "gzip" not in request.headers.get("Accept-Encoding", "").lower()

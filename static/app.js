@@ -60,5 +60,9 @@
     timer = setTimeout(refresh, 250);
   });
   form.addEventListener("change", function () { clearTimeout(timer); refresh(); });
-  refresh();
+  // A blank form has nothing to break down yet; a correction (or a page come back to) has.
+  var typed = Array.prototype.some.call(form.elements, function (el) {
+    return (el.inputMode === "numeric" && el.value !== "") || (el.checked && el.value !== "");
+  });
+  if (typed) { refresh(); }
 })();

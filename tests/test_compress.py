@@ -34,12 +34,21 @@ def test_json_is_gzipped_and_decodes_to_the_same_game(client):
     assert json.loads(gzip.decompress(packed.data)) == client.get(path).json
 
 
-def test_small_responses_and_errors_are_left_alone(client):
+def test_small_responses_are_left_alone(client):
     small = client.get("/static/icon.svg", headers=GZIP)  # 463 bytes: not worth it
     assert "Content-Encoding" not in small.headers
-    missing = client.get("/games/999", headers=GZIP)
-    assert missing.status_code == 404
-    assert "Content-Encoding" not in missing.headers
+
+
+def test_a_refused_deal_page_is_gzipped_too(client):
+    """A 422 page with every typed figure is the heaviest page of all: it travels gzipped."""
+    made = client.post(
+        "/api/v1/games", json={"ruleset": "classic", "sides": [{"name": "A"}, {"name": "B"}]}
+    )
+    path = f"/games/{made.json['id']}/deals/new"
+    refused = client.post(path, data={"s0-melded_points": "233"}, headers=GZIP)
+    assert refused.status_code == 422
+    assert refused.headers["Content-Encoding"] == "gzip"
+    assert b"not a multiple of 5" in gzip.decompress(refused.data)
 
 
 def test_a_gzipped_static_file_still_answers_304_to_its_tag(client):

@@ -832,3 +832,21 @@ def test_names_with_html_are_escaped(client):
         assert "<b>South</b>" not in html, what
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html, what
         assert evil in text(page), what
+
+
+def test_a_single_player_wins_and_a_team_win(client):
+    """The banner agrees with its subject: "Ann wins", "Ann & Bob win"."""
+    for ruleset, sides, said in (
+        ("club", [{"name": "Ann"}, {"name": "Bob"}], "Ann</b> wins with 200."),
+        (
+            "classic",
+            [{"name": "Ann & Bob", "players": ["Ann", "Bob"]}, {"name": "Cat & Dan"}],
+            "Ann &amp; Bob</b> win with 200.",
+        ),
+    ):
+        game = client.post("/api/v1/games", json={"ruleset": ruleset, "sides": sides}).json
+        deal = {"scores": [{"melded_points": 50}, {}]}
+        for _ in range(4):
+            assert client.post(f"/api/v1/games/{game['id']}/deals", json=deal).status_code == 201
+        board = " ".join(client.get(f"/games/{game['id']}").get_data(as_text=True).split())
+        assert said in board, board

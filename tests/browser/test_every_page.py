@@ -1,0 +1,539 @@
+"""Every page on both phones: axe, labels, page weight, no sideways scroll; and at 200% text.
+
+Each page is seeded with realistic data (a demo club, casual games before, during and after
+play), loaded with the browser cache off, and checked:
+
+- axe-core finds no violation (any rule, best practices included);
+- every visible control (input, select, textarea, button) has an accessible name;
+- the page with all its CSS, JS, icons and fonts weighs under 50 KB transferred;
+- nothing is fetched from another host (the `phone` fixture fails on any such request);
+- the page is no wider than the phone (no sideways scrolling);
+- a screenshot is kept in test-artifacts/.
+
+At 200% text (the browser's own text-size setting doubled, as a player with poor eyesight
+sets it) the main pages still fit the phone's width with no control clipped or covering
+another, and a whole deal is entered and saved.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+import pytest
+from playwright.sync_api import Page, expect
+from werkzeug.security import generate_password_hash
+
+from scorekeeper import clubs, demo, scoresheet
+from scorekeeper.db import db
+from scorekeeper.models import Game
+from scorekeeper.rules import DealEntry
+from scorekeeper.scoresheet import SideSetup
+
+from .conftest import ARTIFACTS, PHONES, phone_context, watch
+
+MAX_PAGE_BYTES = 50 * 1024
+DEMO_SLUG = "demo"
+# Chromium's default text size is 16 px; a player who doubles it sets 32 px.
+LARGE_TEXT = {"standard": 32, "fixed": 26}
+# The app's own root size (112.5% of the browser's), doubled.
+LARGE_ROOT_PX = "36px"
+
+
+@pytest.fixture(autouse=True)
+def quick_hashing(monkeypatch):
+    """One hashing round for the demo organiser keeps seeding quick."""
+    monkeypatch.setattr(
+        clubs, "generate_password_hash", partial(generate_password_hash, method="pbkdf2:sha256:1")
+    )
+
+
+# ------------------------------------------------------------------------- seeding
+
+
+@dataclass
+class World:
+    """The ids of what the pages show."""
+
+    empty: int  # a classic game with no deal yet
+    playing: int  # a classic game two deals in, with house rules
+    finished: int  # a casual game of club rules, over, with a winner
+    cutthroat: int  # a game whose melds left open go to the other team
+    club_playing: int  # a club game in progress
+    club_finished: int  # a finished club game
+    member: int  # the demo club member with the most games
+    six_playing: int  # six sides of two, one deal in: the longest deal form
+    six_finished: int  # six sides of two, four deals: the longest scoreboard
+
+
+def won(books: dict[str, int], melded: int) -> DealEntry:
+    """A side that went out with these books and card points."""
+    return DealEntry(books=books, went_out=True, melded_points=melded, leftover_points=0)
+
+
+def caught(melded: int, leftover: int, **books: int) -> DealEntry:
+    """A side left holding cards."""
+    return DealEntry(books=books, melded_points=melded, leftover_points=leftover)
+
+
+CLASSIC_OUT = {"clean": 2, "dirty": 2, "wild": 1}
+CLUB_OUT = {"clean": 2, "dirty": 2}
+SIX_TEAMS = [
+    ("Margaret", "Harold"),
+    ("Patricia", "Frank"),
+    ("Beverly", "Walter"),
+    ("Dorothy", "Ernie"),
+    ("Rosalind", "Bartholomew"),
+    ("Gwendolyn", "Maximilian"),
+]
+
+
+def seed(app) -> World:
+    """A demo club with finished games, and casual games in every state."""
+    with app.app_context():
+        club = demo.fill_demo(DEMO_SLUG, games=8)
+        playing_club = scoresheet.start_game(
+            "club",
+            [SideSetup(n, [n]) for n in ("Margaret", "Harold", "Linda")],
+            club=club,
+        )
+        club_finished = db.session.execute(
+            db.select(Game.id)
+            .where(Game.club_id == club.id, Game.finished_at.is_not(None))
+            .order_by(Game.id)
+        ).scalar()
+        counts = {m.id: clubs.games_of_member(m) for m in club.members}
+        member = max(counts, key=counts.get)
+
+        partners = [SideSetup("Ann & Bob", ["Ann", "Bob"]), SideSetup("Cat & Dan", ["Cat", "Dan"])]
+        empty = scoresheet.start_game("classic", partners)
+        playing = scoresheet.start_game("classic", partners, house_rules={"going_out_bonus": 200})
+        scoresheet.add_deal(playing, [won(CLASSIC_OUT, 480), caught(130, 30)])
+        scoresheet.add_deal(playing, [caught(240, 55, clean=1), won(CLASSIC_OUT, 395)])
+        finished = scoresheet.record_game(
+            "club",
+            [SideSetup(n, [n]) for n in ("Ann", "Bob", "Cat")],
+            [
+                [won(CLUB_OUT, 400), caught(150, 60, clean=1), caught(90, 100)],
+                [caught(200, 20, dirty=1), won(CLUB_OUT, 350), caught(120, 45)],
+                [won(CLUB_OUT, 420), caught(180, 35), caught(130, 80, clean=1)],
+                [caught(210, 15), caught(160, 70), won(CLUB_OUT, 380)],
+            ],
+        )
+        cutthroat = scoresheet.start_game("cutthroat", [SideSetup(n, [n]) for n in ("Ann", "Bob")])
+        # The most sides a game can have, each with a long name: the heaviest pages.
+        six = [SideSetup(f"{a} & {b}", [a, b]) for a, b in SIX_TEAMS]
+        six_deals = [
+            [
+                won(CLASSIC_OUT, 400 + 10 * i) if i == d else caught(150 + 5 * i, 45, clean=1)
+                for i in range(len(six))
+            ]
+            for d in range(4)
+        ]
+        six_playing = scoresheet.record_game("casual", six, six_deals[:1])
+        six_finished = scoresheet.record_game("classic", six, six_deals)
+        return World(
+            empty=empty.id,
+            playing=playing.id,
+            finished=finished.id,
+            cutthroat=cutthroat.id,
+            club_playing=playing_club.id,
+            club_finished=club_finished,
+            member=member,
+            six_playing=six_playing.id,
+            six_finished=six_finished.id,
+        )
+
+
+# ------------------------------------------------------------------------- loading pages
+
+
+def count_from_here(page: Page) -> None:
+    """Count only what comes next, once what came before has settled."""
+    page.wait_for_load_state("networkidle")
+    page.transfers.clear()
+
+
+def load(page: Page, path: str) -> None:
+    """Open a page afresh, counting only what this load transfers."""
+    count_from_here(page)
+    page.goto(page.base + path)
+    page.wait_for_load_state("networkidle")
+
+
+def sign_in(page: Page) -> None:
+    """Sign in as the demo club's organiser through the form."""
+    page.goto(page.base + "/login")
+    page.fill("#username", demo.ORGANISER)
+    page.fill("#password", demo.PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_text(f"Signed in as {demo.ORGANISER}")).to_be_visible()
+
+
+def as_organiser(path: str) -> Callable[[Page, World], None]:
+    """A page seen by the club's organiser."""
+
+    def visit(page: Page, world: World) -> None:
+        sign_in(page)
+        load(page, path.format(w=world))
+
+    return visit
+
+
+def plain(path: str) -> Callable[[Page, World], None]:
+    """A page seen by anyone, with no account."""
+    return lambda page, world: load(page, path.format(w=world))
+
+
+def deal_with_counter(page: Page, world: World) -> None:
+    """Deal 3 of a game in progress, the first side counting its cards."""
+    load(page, f"/games/{world.playing}/deals/new")
+    page.locator("details.counter summary").first.click()
+    page.wait_for_load_state("networkidle")
+
+
+def refused_deal(page: Page, world: World) -> None:
+    """A typo on the longest deal form (six sides): sent back, explained, nothing lost."""
+    page.goto(f"{page.base}/games/{world.six_playing}/deals/new")
+    page.fill("#s0-melded_points", "233")
+    page.fill("#s5-leftover_points", "1x")
+    count_from_here(page)
+    page.get_by_role("button", name="Save deal 2").click()
+    expect(page.locator(".problems")).to_contain_text("not '1x'")
+    page.wait_for_load_state("networkidle")
+
+
+def conflict(page: Page, world: World, app) -> None:
+    """A correction sent after another phone corrected the same deal: 409."""
+    page.goto(f"{page.base}/games/{world.playing}/deals/1/edit")
+    with app.app_context():
+        game = db.session.get(Game, world.playing)
+        scoresheet.correct_deal(game, 1, [won(CLASSIC_OUT, 500), caught(130, 30)], version=1)
+    page.fill("#s0-melded_points", "520")
+    count_from_here(page)
+    page.get_by_role("button", name="Save correction").click()
+    expect(page.get_by_role("heading", name="Deal 1 was changed meanwhile")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+
+
+def refused_game(page: Page, world: World) -> None:
+    """One player on two sides: the form comes back saying so."""
+    page.goto(f"{page.base}/games/new?ruleset=classic")
+    page.fill("#side0_players", "Ann, Bob")
+    page.fill("#side1_players", "Bob, Cat")
+    count_from_here(page)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator(".problems")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+
+
+def table_link(page: Page, world: World, app) -> None:
+    """The table link, opened by a player with no account."""
+    with app.app_context():
+        code = clubs.club_by_slug(DEMO_SLUG).table_code
+    load(page, f"/clubs/{DEMO_SLUG}/table/{code}")
+
+
+def refused_sign_in(page: Page, world: World) -> None:
+    """A wrong password: the form comes back saying so."""
+    page.goto(page.base + "/login")
+    page.fill("#username", demo.ORGANISER)
+    page.fill("#password", "not the password")
+    count_from_here(page)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.locator(".problems")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+
+
+C = f"/clubs/{DEMO_SLUG}"
+NEW_GAME_RULES = ("classic", "club", "cutthroat", "casual")
+PAGES: dict[str, Callable] = {
+    "home": plain("/"),
+    "home-organiser": as_organiser("/"),
+    "choose-rules": plain("/games/new"),
+    # Classic: partnerships; club: individuals; cutthroat: melds left open go across.
+    **{f"new-game-{key}": plain(f"/games/new?ruleset={key}") for key in NEW_GAME_RULES},
+    "new-game-refused": refused_game,
+    "scoreboard-empty": plain("/games/{w.empty}"),
+    "scoreboard-mid-game": plain("/games/{w.playing}"),
+    "scoreboard-finished": plain("/games/{w.finished}"),
+    "deal-entry": deal_with_counter,
+    "deal-entry-open-books": plain("/games/{w.cutthroat}/deals/new"),
+    "deal-correction": plain("/games/{w.playing}/deals/2/edit"),
+    "deal-entry-six-sides": plain("/games/{w.six_playing}/deals/new"),
+    "deal-correction-six-sides": plain("/games/{w.six_playing}/deals/1/edit"),
+    "scoreboard-six-sides": plain("/games/{w.six_finished}"),
+    "deal-refused": refused_deal,
+    "deal-conflict": conflict,
+    "rule-cards": plain("/rules"),
+    "rule-card": plain("/rules/classic"),
+    "rule-card-open-books": plain("/rules/cutthroat"),
+    "rule-card-of-a-game": plain("/games/{w.playing}/rules"),
+    "clubs": plain("/clubs"),
+    "clubs-organiser": as_organiser("/clubs"),
+    "sign-up": plain("/signup"),
+    "sign-in": plain("/login"),
+    "sign-in-refused": refused_sign_in,
+    "club-new": as_organiser("/clubs/new"),
+    "club-overview": plain(C),
+    "club-overview-table-link": table_link,
+    "club-overview-organiser": as_organiser(C),
+    "club-standings": plain(C + "/standings?season=all"),
+    "club-standings-this-season": as_organiser(C + "/standings"),
+    "club-games": plain(C + "/games?season=all"),
+    "club-members": plain(C + "/members"),
+    "club-members-organiser": as_organiser(C + "/members"),
+    "club-member": plain(C + "/members/{w.member}?season=all"),
+    "club-member-organiser": as_organiser(C + "/members/{w.member}?season=all"),
+    "club-seasons": as_organiser(C + "/seasons"),
+    "club-settings": as_organiser(C + "/settings"),
+    "club-import": as_organiser(C + "/import"),
+    "club-game-choose-rules": as_organiser(C + "/games/new"),
+    "club-game-new": as_organiser(C + "/games/new?ruleset=club"),
+    "club-game-new-partners": as_organiser(C + "/games/new?ruleset=classic"),
+    "club-scoreboard-playing": as_organiser("/games/{w.club_playing}"),
+    "club-scoreboard-finished": as_organiser("/games/{w.club_finished}"),
+    "not-found": plain("/no/such/page"),
+    "game-not-found": plain("/games/999999"),
+}
+NEEDS_APP = {conflict, table_link}
+
+
+# ------------------------------------------------------------------------- checks
+
+UNNAMED_CONTROLS = """() => {
+  const visible = (el) => el.checkVisibility({ visibilityProperty: true });
+  const text = (el) => (el ? el.textContent.replace(/\\s+/g, " ").trim() : "");
+  const named = (el) => {
+    if ((el.getAttribute("aria-label") || "").trim()) return true;
+    const by = el.getAttribute("aria-labelledby");
+    if (by && by.split(/\\s+/).some((id) => text(document.getElementById(id)))) return true;
+    if (el.labels && [...el.labels].some((l) => text(l))) return true;
+    if (el.tagName === "BUTTON") return text(el) !== "";
+    return false;
+  };
+  return [...document.querySelectorAll("input, select, textarea, button")]
+    .filter((el) => el.type !== "hidden" && visible(el) && !named(el))
+    .map((el) => el.outerHTML.slice(0, 120));
+}"""
+
+
+OPEN_ALL = """() => document.querySelectorAll("details:not([open])").forEach((d) => {
+  d.open = true;
+  d.dataset.opened = "";
+})"""
+CLOSE_OPENED = """() => document.querySelectorAll("details[data-opened]").forEach((d) => {
+  d.open = false;
+  delete d.dataset.opened;
+})"""
+
+
+def no_cache(page: Page) -> None:
+    """Every load fetches everything: the weight counted is what a first visit costs."""
+    session = page.context.new_cdp_session(page)
+    session.send("Network.enable")
+    session.send("Network.setCacheDisabled", {"cacheDisabled": True})
+
+
+def shot(page: Page, name: str) -> None:
+    """Keep a screenshot of the whole page as a test artifact."""
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    page.screenshot(path=os.path.join(ARTIFACTS, f"{page.device}-{name}.png"), full_page=True)
+
+
+def page_weight(page: Page) -> tuple[int, list[tuple[str, int]]]:
+    """Bytes transferred by this load (headers and bodies), and each request's share."""
+    return sum(size for _, size in page.transfers), list(page.transfers)
+
+
+def too_wide(page: Page) -> str | None:
+    """Why the page scrolls sideways on the phone, or None if it fits its width.
+
+    Measured before any full-page screenshot, which lays the page out afresh. The phone's
+    width, not window.innerWidth: a phone browser widens its layout viewport to take in a
+    page that is too wide, and innerWidth grows with it.
+    """
+    width = page.viewport_size["width"]
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    if scroll <= width:
+        return None
+    wide = page.evaluate(
+        "(w) => [...document.querySelectorAll('body *')]"
+        ".filter((e) => e.getBoundingClientRect().right > w + 0.5 && !e.closest('.table-scroll'))"
+        ".slice(0, 5).map((e) => e.outerHTML.slice(0, 80))",
+        width,
+    )
+    return f"the page scrolls sideways: {scroll} px wide on a {width} px screen: {wide}"
+
+
+def check_axe(page: Page) -> None:
+    """axe-core in the page: no violation of any rule, each one explained if found."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    result = Axe().run(page)
+    assert result.violations_count == 0, result.generate_report()
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_every_page(phone, app, name):
+    """One page on one phone: axe, labels, weight under 50 KB, no other host, fits the width."""
+    page = phone
+    world = seed(app)
+    no_cache(page)
+    visit = PAGES[name]
+    if visit in NEEDS_APP:
+        visit(page, world, app)
+    else:
+        visit(page, world)
+    wide = too_wide(page)
+    shot(page, name)
+    assert wide is None, wide
+
+    weight, transfers = page_weight(page)
+    kinds = {url.rsplit(".", 1)[-1] for url, _ in transfers if "/static/" in url}
+    assert {"css", "js", "svg"} <= kinds, f"stylesheet, script or icon not counted: {transfers}"
+    assert weight < MAX_PAGE_BYTES, f"{name} weighs {weight:,} bytes: {transfers}"
+    print(f"{page.device} {name}: {weight:,} bytes in {len(transfers)} requests")
+
+    # What folds away (house rules, card counts, each deal's lines) is checked unfolded too.
+    page.evaluate(OPEN_ALL)
+    wide = too_wide(page)
+    assert wide is None, f"details open: {wide}"
+    unnamed = page.evaluate(UNNAMED_CONTROLS)
+    assert unnamed == [], f"controls with no accessible name: {unnamed}"
+    check_axe(page)
+
+
+# ------------------------------------------------------------------------- 200% text
+
+# Controls that clip their text, run off the screen or lie on top of one another. Tables that
+# scroll sideways inside their own box (standings) are allowed to, and the sticky save bar
+# is meant to float over the form.
+LAYOUT_PROBLEMS = """(width) => {
+  const shown = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 1 && r.height > 1 && el.checkVisibility({ visibilityProperty: true });
+  };
+  const exempt = (el) => el.closest(".table-scroll, .sticky-actions, .skip, svg");
+  const name = (el) => el.outerHTML.slice(0, 90);
+  const problems = [];
+  const blocks = document.querySelectorAll(
+    "h1, h2, h3, p, li, label, legend, summary, button, .button, th, td, dt, dd, .side, .card");
+  for (const el of blocks) {
+    if (!shown(el) || exempt(el) || getComputedStyle(el).display === "inline") continue;
+    const r = el.getBoundingClientRect();
+    if (r.left < -1 || r.right > width + 1) problems.push(`off the screen: ${name(el)}`);
+    if (el.scrollWidth > el.clientWidth + 1) problems.push(`text wider than its box: ${name(el)}`);
+  }
+  const controls = [...document.querySelectorAll(
+    "a, button, input:not([type=hidden]), select, textarea, summary")]
+    .filter((el) => shown(el) && !exempt(el));
+  // An inline link that wraps has a box per line: compare those, not the box around both.
+  const boxes = controls.map((el) => [...el.getClientRects()]);
+  const overlap = (a, b) =>
+    Math.min(a.right, b.right) - Math.max(a.left, b.left) > 2 &&
+    Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 2;
+  for (let i = 0; i < controls.length; i++) {
+    for (let j = i + 1; j < controls.length; j++) {
+      if (controls[i].contains(controls[j]) || controls[j].contains(controls[i])) continue;
+      if (boxes[i].some((a) => boxes[j].some((b) => overlap(a, b)))) {
+        problems.push(`on top of each other: ${name(controls[i])} / ${name(controls[j])}`);
+      }
+    }
+  }
+  return problems;
+}"""
+
+
+@pytest.fixture(params=sorted(PHONES))
+def large_text(request, browser, live_server):
+    """A phone whose owner doubled the browser's text size (Chromium's font-size setting)."""
+    context = phone_context(browser, request.param)
+    page = context.new_page()
+    watch(page, live_server)
+    page.base = live_server
+    page.device = request.param
+    session = context.new_cdp_session(page)
+    session.send("Page.setFontSizes", {"fontSizes": LARGE_TEXT})
+    yield page
+    context.close()
+    assert page.outside == [], f"requests to other hosts: {page.outside}"
+
+
+def assert_usable_at_large_text(page: Page, name: str) -> None:
+    """Text really is doubled, the page fits the phone, and no control is clipped or covered."""
+    root = page.evaluate("getComputedStyle(document.documentElement).fontSize")
+    assert root == LARGE_ROOT_PX, f"{name}: root text is {root}, not doubled"
+    wide = too_wide(page)
+    problems = page.evaluate(LAYOUT_PROBLEMS, page.viewport_size["width"])
+    shot(page, f"200pc-{name}")
+    assert wide is None, f"{name} at 200% text: {wide}"
+    assert problems == [], f"{name} at 200% text: {problems}"
+    # What folds away (card counts, each deal's lines, the filters) must fit as well.
+    page.evaluate(OPEN_ALL)
+    wide = too_wide(page)
+    problems = page.evaluate(LAYOUT_PROBLEMS, page.viewport_size["width"])
+    page.evaluate(CLOSE_OPENED)
+    assert wide is None, f"{name} at 200% text, details open: {wide}"
+    assert problems == [], f"{name} at 200% text, details open: {problems}"
+
+
+LARGE_TEXT_PAGES = (
+    "home",
+    "choose-rules",
+    "new-game-classic",
+    "deal-entry",
+    "scoreboard-mid-game",
+    "scoreboard-finished",
+    "club-standings",
+)
+
+
+@pytest.mark.parametrize("name", LARGE_TEXT_PAGES)
+def test_main_pages_at_200_percent_text(large_text, app, name):
+    """The pages a table uses most fit the phone with doubled text, nothing clipped."""
+    page = large_text
+    PAGES[name](page, seed(app))
+    assert_usable_at_large_text(page, name)
+
+
+def test_a_deal_at_200_percent_text(large_text, app):
+    """From the home page to a saved deal with doubled text: every tap lands on its control."""
+    page = large_text
+    page.goto(page.base + "/")
+    assert_usable_at_large_text(page, "journey-home")
+    page.get_by_role("link", name="Start a game").click()
+    page.get_by_role("link", name="Play Classic partnership rules").click()
+    page.fill("#side0_players", "Ann, Bob")
+    page.fill("#side1_players", "Cat, Dan")
+    assert_usable_at_large_text(page, "journey-new-game")
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("link", name="Enter deal 1").click()
+
+    # Ann & Bob: 2 clean, 2 dirty, 1 wild, a red three laid down, 480 melded, went out:
+    # 2×500 + 2×300 + 1,500 + 100 + 100 out + 480 = 3,780.
+    # Cat & Dan: 1 clean book, 130 melded, 30 left: 500 + 130 − 30 = 600.
+    ann, cat = (page.locator("fieldset.side-entry").nth(i) for i in (0, 1))
+    for label, taps in (("clean books", 2), ("dirty books", 2), ("wild books", 1)):
+        for _ in range(taps):
+            ann.get_by_role("button", name=f"One more: {label}").tap()
+    ann.get_by_role("button", name="One more: red threes laid down").tap()
+    page.locator("#s0-melded_points").tap()
+    page.keyboard.type("480")
+    cat.get_by_role("button", name="One more: clean books").tap()
+    page.locator("#s1-melded_points").tap()
+    page.keyboard.type("130")
+    page.locator("#s1-leftover_points").tap()
+    page.keyboard.type("30")
+    page.get_by_label("Ann & Bob", exact=True).tap()
+    cat.locator("details.counter summary").tap()
+    expect(page.locator("#breakdown")).to_contain_text("130 melded − 30 left")
+    assert_usable_at_large_text(page, "journey-deal-entry")
+
+    page.get_by_role("button", name="Save deal 1").tap()
+    totals = page.locator(".side .total")
+    expect(totals).to_have_count(2)
+    assert [t.split()[-1] for t in totals.all_inner_texts()] == ["3,780", "600"]
+    assert_usable_at_large_text(page, "journey-scoreboard")
