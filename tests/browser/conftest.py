@@ -99,3 +99,11 @@ def phone(request, browser, live_server):
     os.makedirs(ARTIFACTS, exist_ok=True)
     context.close()
     assert page.outside == [], f"requests to other hosts: {page.outside}"
+
+
+def start_game(page, ruleset: str = "classic") -> None:
+    """Start a game of Ann & Bob against Cat & Dan the quick way; the scoreboard is shown."""
+    page.goto(page.base + f"/games/new?ruleset={ruleset}")
+    page.fill("#side0_players", "Ann, Bob")
+    page.fill("#side1_players", "Cat, Dan")
+    page.get_by_role("button", name="Start the game").click()

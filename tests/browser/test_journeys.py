@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 
 from scorekeeper import clubs
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, start_game
 
 PASSWORD = "table-for-four"
 SLUG = "tuesday"
@@ -291,10 +291,7 @@ def test_ten_thousand_minimums_rise_with_the_total(phone):
 def test_a_refused_correction_keeps_what_was_typed(phone):
     """A correction with typos is explained; every typed figure stays; the saved deal stands."""
     page = phone
-    page.goto(page.base + "/games/new?ruleset=classic")
-    page.fill("#side0_players", "Ann, Bob")
-    page.fill("#side1_players", "Cat, Dan")
-    page.get_by_role("button", name="Start the game").click()
+    start_game(page)
 
     # Deal 1. Ann & Bob go out: 2×500 + 2×300 + 1,500 + 100 out + 300 melded = 3,500.
     # Cat & Dan: 1×500 + 200 melded − 50 left = 650.

@@ -13,7 +13,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, start_game
 
 MOST_ACTIONS = 20
 
@@ -44,10 +44,7 @@ def test_a_typical_deal_takes_twenty_taps_or_fewer(phone):
     """The whole deal, from the open deal page to the saved scoreboard, in 20 actions."""
     page = phone
     # Setting up the game is not part of the deal: done the quick way.
-    page.goto(page.base + "/games/new?ruleset=classic")
-    page.fill("#side0_players", "Ann, Bob")
-    page.fill("#side1_players", "Cat, Dan")
-    page.get_by_role("button", name="Start the game").click()
+    start_game(page)
     page.get_by_role("link", name="Enter deal 1").click()
     expect(page.locator("h1")).to_have_text("Enter deal 1")
 
