@@ -13,22 +13,20 @@ import platform
 import re
 import secrets
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
-HOST = "127.0.0.1"
-ROOT = Path(__file__).resolve().parents[1]
-BIN = Path(sys.executable).parent
+# The reliability tests already know how to find a free port and what a reply holds.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.reliability._server import BIN, HOST, ROOT, Reply, free_port  # noqa: E402
 
 
 def machine() -> str:
-    """One line naming the machine the figures came from."""
+    """Cores, CPU model, system and Python version: where the figures came from."""
     model = "unknown CPU"
     try:
         found = re.search(r"model name\s*:\s*(.+)", Path("/proc/cpuinfo").read_text())
@@ -36,23 +34,9 @@ def machine() -> str:
     except OSError:
         pass
     return (
-        f"{os.cpu_count()} cores, {model}, {platform.system()} {platform.release()}, "
-        f"Python {platform.python_version()}"
+        f"{len(os.sched_getaffinity(0))} cores, {model}, {platform.system()} "
+        f"{platform.release()}, Python {platform.python_version()}"
     )
-
-
-def free_port() -> int:
-    """A port nobody listens on now."""
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
-
-
-@dataclass
-class Reply:
-    status: int
-    headers: dict[str, str]
-    body: bytes
 
 
 def call(

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import platform
 import sqlite3
 import subprocess
 import sys
@@ -32,7 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.reliability._server import (  # noqa: E402 -- needs the repository on the path
+from bench._serve import machine  # noqa: E402 -- needs the repository on the path
+from tests.reliability._server import (  # noqa: E402
     DEAL,
     NEW_GAME,
     Gunicorn,
@@ -241,23 +241,6 @@ def cpu_seconds(pids: list[int]) -> float:
             continue
         total += int(fields[11]) + int(fields[12])
     return total / ticks
-
-
-def machine() -> str:
-    """Cores, CPU model and Python version of this machine."""
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    cores = len(os.sched_getaffinity(0))
-    return (
-        f"{cores} cores (nproc), {model}, Python {platform.python_version()} "
-        f"({platform.system()} {platform.release()})"
-    )
 
 
 def code_version() -> str:

@@ -127,8 +127,13 @@ def progress_of(game: Game) -> Progress:
     if kept is not None and kept[0] == key:
         return kept[1]
     progress = engine.play(rules_of(game), game.decks, sides_of(game), entries_of(game))
-    setattr(game, _PROGRESS, (key, progress))
+    _keep_progress(game, progress)
     return progress
+
+
+def _keep_progress(game: Game, progress: Progress) -> None:
+    """Remember where the game stands after its current deals, for the rest of the request."""
+    setattr(game, _PROGRESS, (_replay_key(game), progress))
 
 
 def get_game(game_id: int) -> Game | None:
@@ -366,9 +371,8 @@ def _insert_deal(
     set_committed_value(game, "finished_at", finished)
     set_committed_value(game, "updated_at", now)
     _keep_member_results(game, progress.finished)
-    replayed = _replay_key(game)
     db.session.commit()
-    setattr(game, _PROGRESS, (replayed, progress))
+    _keep_progress(game, progress)
     return deal
 
 
@@ -427,9 +431,8 @@ def _store(game: Game, deal: Deal, entries: Sequence[DealEntry], progress: Progr
     _keep_side_figures(game, progress, entries_of(game))
     game.finished_at = (game.finished_at or _now()) if progress.finished else None
     game.updated_at = _now()
-    replayed = _replay_key(game)
     db.session.commit()
-    setattr(game, _PROGRESS, (replayed, progress))
+    _keep_progress(game, progress)
 
 
 def _side_figures(
@@ -437,7 +440,7 @@ def _side_figures(
 ) -> list[dict[str, Any]]:
     """The engine's figures for each side, as kept on it for standings summed by the database."""
     figures = []
-    for index, _side in enumerate(game.sides):
+    for index in range(len(game.sides)):
         entries = [deal[index] for deal in deals]
         figures.append(
             {
