@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mimetypes
 import os
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,8 @@ def with_driver(url: str) -> str:
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: config, database, blueprints, error pages and commands."""
+    # Not every system's MIME table knows the manifest; phones install the app from it.
+    mimetypes.add_type("application/manifest+json", ".webmanifest")
     app = Flask(
         __name__,
         instance_relative_config=True,
@@ -53,7 +56,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from . import cli, compress, errors, security
     from .db import db, migrate
-    from .web import accounts, api, games, home, rulecards
+    from .web import accounts, api, games, home, live, rulecards
     from .web import clubs as club_pages
 
     db.init_app(app)
@@ -71,7 +74,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     csrf = CSRFProtect(app)
     csrf.exempt(api.bp)
-    for blueprint in (home.bp, games.bp, rulecards.bp, api.bp, accounts.bp, club_pages.bp):
+    for blueprint in (
+        home.bp, games.bp, live.bp, rulecards.bp, api.bp, accounts.bp, club_pages.bp
+    ):
         app.register_blueprint(blueprint)
     _login(app)
     errors.register(app)
@@ -98,7 +103,8 @@ def _login(app: Flask) -> None:
 
 
 def _template_globals(app: Flask) -> None:
-    """The game's names, for templates that label cards, books and bonuses."""
+    """The game's names, for templates that label cards, books and bonuses; a game's version."""
+    from .live import version_of
     from .rules.ruleset import BOOK_LABELS, CARD_CATEGORIES, CARD_LABELS, EXTRA_BONUSES
 
     app.jinja_env.globals.update(
@@ -106,6 +112,7 @@ def _template_globals(app: Flask) -> None:
         book_labels=BOOK_LABELS,
         extra_labels=EXTRA_BONUSES,
         card_categories=CARD_CATEGORIES,
+        live_version=version_of,
     )
 
 

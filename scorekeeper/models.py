@@ -334,3 +334,23 @@ class MemberDay(db.Model):
     special_books: Mapped[int]
     went_out: Mapped[int]
     red_threes_caught: Mapped[int]
+
+
+class Entering(db.Model):
+    """A phone that has a game's deal form open: the table sees who is entering which deal.
+
+    Each phone says so every few seconds while the form is open; a row not heard from for a
+    while is ignored, so a phone put away needs no goodbye. Kept in the database, not in a
+    process, so every app process sees every phone.
+    """
+
+    __tablename__ = "entering"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("game.id", ondelete="CASCADE"), primary_key=True
+    )
+    # A random id the phone keeps for itself; it names no one.
+    device: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    deal_number: Mapped[int]
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)

@@ -66,3 +66,263 @@
   });
   if (typed) { refresh(); }
 })();
+
+// Every phone at the table in step, and entering deals with no signal (see static/sw.js).
+(function () {
+  "use strict";
+  var worker = "serviceWorker" in navigator ? navigator.serviceWorker : null;
+  var store = window.localStorage;
+  var live = document.querySelector("[data-live]");
+  var form = document.querySelector("form[data-preview]");
+  var token = document.querySelector("input[name=csrf_token]");
+  var items = [];
+
+  function tell(message) {
+    if (worker && worker.controller) { worker.controller.postMessage(message); }
+  }
+  if (worker) {
+    worker.register("/sw.js").catch(function () { /* no worker: the pages still work online */ });
+    worker.addEventListener("message", function (event) {
+      if (event.data && event.data.type === "outbox") { items = event.data.items || []; showOutbox(); }
+    });
+    worker.ready.then(function () {
+      tell({ type: "list" });
+      if (navigator.onLine) { tell({ type: "flush" }); }
+      if (live) {
+        // A game's scoreboard, deal form and rule card are kept on the phone for no signal.
+        var links = document.querySelectorAll("a[href$='/rules'], a[href$='/deals/new'], [data-board]");
+        tell({ type: "keep", urls: Array.prototype.map.call(links, function (a) {
+          return a.getAttribute("href") || a.dataset.board;
+        }) });
+      }
+    });
+  }
+  window.addEventListener("online", function () { offline(false); tell({ type: "flush" }); });
+  window.addEventListener("offline", function () { offline(true); });
+
+  function offline(yes) {
+    var note = document.querySelector("[data-offline]");
+    if (note) { note.hidden = !yes; }
+  }
+  offline(!navigator.onLine);
+
+  function device() {
+    var id = store.getItem("hf-device");
+    if (!/^[0-9a-f]{32}$/.test(id || "")) {
+      id = Array.prototype.map.call(crypto.getRandomValues(new Uint8Array(16)), function (b) {
+        return (b + 256).toString(16).slice(1);
+      }).join("");
+      store.setItem("hf-device", id);
+    }
+    return id;
+  }
+  function freshKey() { return crypto.randomUUID().replace(/-/g, ""); }
+
+  // --- Deals waiting to send: listed on the game's pages, with what to do about each. ---
+  function mine() {
+    var game = live && Number(live.dataset.game);
+    return items.filter(function (item) { return item.game === game; })
+      .sort(function (a, b) { return a.at - b.at; });
+  }
+  function showOutbox() {
+    var box = document.querySelector("[data-outbox]");
+    var list = document.querySelector("[data-outbox-list]");
+    if (!box || !list) { return; }
+    var waiting = mine();
+    list.textContent = "";
+    waiting.forEach(function (item) {
+      var li = document.createElement("li");
+      var what = /\/edit$/.test(item.url) ? "Correction of deal " : "Deal ";
+      var when = new Date(item.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      var head = document.createElement("b");
+      head.textContent = what + (item.number || "") + ", entered at " + when + ": ";
+      li.appendChild(head);
+      li.appendChild(document.createTextNode(
+        item.state === "waiting" ? "waiting to send." : item.message));
+      if (item.state !== "waiting") {
+        var open = document.createElement("a");
+        open.className = "button";
+        open.href = item.url + "?kept=" + item.key;
+        open.textContent = "Open it";
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(open);
+      }
+      var drop = document.createElement("button");
+      drop.type = "button";
+      drop.className = "button";
+      drop.textContent = "Discard";
+      drop.setAttribute("aria-label", "Discard " + what.toLowerCase() + (item.number || ""));
+      drop.addEventListener("click", function () {
+        if (window.confirm("Discard " + what.toLowerCase() + (item.number || "") + "? Its figures are lost.")) {
+          tell({ type: "discard", key: item.key });
+        }
+      });
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(drop);
+      list.appendChild(li);
+    });
+    box.hidden = waiting.length === 0;
+    renumber();
+    if (waiting.some(function (item) { return item.state === "waiting"; }) && navigator.onLine) {
+      clearTimeout(showOutbox.retry);
+      showOutbox.retry = setTimeout(function () { tell({ type: "flush" }); }, 5000);
+    }
+  }
+
+  // --- The deal form: a fresh key for a form shown from the phone, the next free number, a
+  // kept deal filled back in, and telling the table who is entering. ---
+  var number = form && form.querySelector("input[name=number]");
+  var key = form && form.querySelector("input[name=idempotency_key]");
+  var opened = number ? Number(number.value) : 0;
+  if (key && !/^[0-9a-f]{32}$/.test(key.value)) { key.value = freshKey(); }
+
+  var kept = new URLSearchParams(window.location.search).get("kept");
+  function renumber() {
+    // A kept deal opened again goes with the number it was entered as: if that deal was saved
+    // meanwhile, the server shows both, and the person decides.
+    if (!number || kept) { return; }
+    var next = opened;
+    mine().forEach(function (item) {
+      if (!/\/edit$/.test(item.url) && item.number >= next) { next = item.number + 1; }
+    });
+    if (Number(number.value) === next) { return; }
+    number.value = String(next);
+    var heading = document.querySelector("h1");
+    var save = form.querySelector("button[type=submit]");
+    if (heading) { heading.textContent = "Enter deal " + next; }
+    if (save) { save.textContent = "Save deal " + next; }
+  }
+
+  if (form && kept) {
+    worker && worker.addEventListener("message", function fill(event) {
+      var item = (event.data.items || []).filter(function (i) { return i.key === kept; })[0];
+      if (!item) { return; }
+      worker.removeEventListener("message", fill);
+      // Everything as it was entered, with this page's CSRF token: the server then shows what
+      // happened meanwhile (a deal saved, a correction made) beside these figures.
+      new URLSearchParams(item.body).forEach(function (value, name) {
+        if (name === "csrf_token") { return; }
+        form.querySelectorAll("[name='" + CSS.escape(name) + "']").forEach(function (el) {
+          if (el.type === "radio") { el.checked = el.value === value; } else { el.value = value; }
+        });
+      });
+      form.dispatchEvent(new Event("change"));
+    });
+  }
+
+  var me = document.querySelector("[data-me]");
+  if (form && live && live.dataset.entering && me && token) {
+    var shown = me.querySelector("[data-me-name]");
+    var input = me.querySelector("input");
+    var name = store.getItem("hf-name") || shown.textContent;
+    shown.textContent = name;
+    input.value = store.getItem("hf-name") || "";
+    me.hidden = false;
+    input.addEventListener("change", function () {
+      name = input.value.trim() || "Someone";
+      store.setItem("hf-name", input.value.trim());
+      shown.textContent = name;
+      say();
+    });
+    var say = function (leaving) {
+      var data = new FormData();
+      data.append("csrf_token", token.value);
+      data.append("device", device());
+      data.append("deal", number ? number.value : live.dataset.deal);
+      data.append("name", name);
+      if (leaving) {
+        data.append("leaving", "1");
+        return navigator.sendBeacon && navigator.sendBeacon(live.dataset.entering, data);
+      }
+      if (document.hidden || !navigator.onLine) { return; }
+      fetch(live.dataset.entering, { method: "POST", body: data, credentials: "same-origin" })
+        .catch(function () { /* no signal: said again in a few seconds */ });
+    };
+    say();
+    setInterval(say, 5000);
+    window.addEventListener("pagehide", function () { say(true); });
+  }
+
+  // --- Live: ask the server every second whether the game changed (an unchanged game is an
+  // empty 304), and who else is entering a deal. ---
+  if (!live || !window.fetch) { return; }
+  var etag = null;
+  var version = live.dataset.version;
+  var news = "";
+  function status(text) {
+    var el = document.querySelector("[data-live-status]");
+    if (el && el.textContent !== text) { el.textContent = text; }
+  }
+  function entering(state) {
+    var names = state.entering.map(function (e) { return e.name + " is entering deal " + e.deal; });
+    return names.length ? names.join(". ") + "." : "";
+  }
+  function poll() {
+    if (document.hidden) { return setTimeout(poll, 1000); }
+    var headers = etag ? { "If-None-Match": etag } : {};
+    fetch(live.dataset.live + "?device=" + device(), { headers: headers, cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        offline(false);
+        if (response.status === 304 || !response.ok) { return null; }
+        etag = response.headers.get("ETag");
+        return response.json();
+      })
+      .then(function (state) {
+        if (!state) { return; }
+        if (state.version !== version) {
+          var before = Number(String(version).split(".")[0]);
+          news = state.deals > before ? "Deal " + state.deals + " saved. " : "A deal was corrected. ";
+          version = state.version;
+          if (!form) { return refreshPage(state); }
+          // Someone is typing here: never replace the form; say what happened instead.
+          if (number && state.next_deal > Number(number.value)) {
+            news = "Deal " + state.deals + " was just saved on another phone. If yours is the " +
+              "same deal, check the scoreboard before saving. ";
+          }
+        }
+        status(news + entering(state));
+      })
+      .catch(function () { if (!navigator.onLine) { offline(true); } })
+      .then(function () { setTimeout(poll, 1000); });
+  }
+  function refreshPage(state) {
+    return fetch(window.location.pathname, { credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : Promise.reject(); })
+      .then(function (html) {
+        var next = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+        var main = document.querySelector("main");
+        if (!next || !main) { return; }
+        var open = Array.prototype.map.call(main.querySelectorAll("details[open][id]"), function (d) { return d.id; });
+        main.innerHTML = next.innerHTML;
+        open.forEach(function (id) { var d = document.getElementById(id); if (d) { d.open = true; } });
+        live = document.querySelector("[data-live]") || live;
+        version = live.dataset.version || state.version;
+        offline(!navigator.onLine);
+        showOutbox();
+        status(news + entering(state));
+      })
+      .catch(function () { version = null; /* asked again on the next poll */ });
+  }
+  setTimeout(poll, 1000);
+})();
+
+// The page shown for a page never opened here, with no signal: what this phone does have.
+(function () {
+  "use strict";
+  var list = document.querySelector("[data-kept]");
+  if (!list || !window.caches) { return; }
+  caches.open("pages-v1").then(function (cache) { return cache.keys(); }).then(function (requests) {
+    requests.map(function (r) { return new URL(r.url).pathname; })
+      .filter(function (path) { return /^\/games\/\d+$|^\/rules/.test(path); })
+      .sort()
+      .forEach(function (path) {
+        var li = document.createElement("li");
+        var a = document.createElement("a");
+        a.href = path;
+        a.textContent = /^\/games/.test(path) ? "Game " + path.split("/")[2] : "Rules: " + (path.split("/")[2] || "all rule sets");
+        li.appendChild(a);
+        list.appendChild(li);
+      });
+    document.querySelector("[data-kept-section]").hidden = list.children.length === 0;
+  });
+})();

@@ -91,6 +91,9 @@ class DealForm(FlaskForm):
 
     went_out = RadioField("Who went out", default="", validate_choice=True)
     version = HiddenField()
+    # The deal a new-deal form was opened for: if another phone saved it meanwhile, the
+    # person is shown that deal and decides, rather than theirs silently becoming the next.
+    number = HiddenField()
     # One per form shown: the same form sent twice (double tap, back button) saves once.
     idempotency_key = HiddenField()
 

@@ -155,11 +155,15 @@ def new_deal(game_id: int):
         flash(f"Deal {recorded.number} was already saved; it is recorded once.")
         return redirect(url_for(".scoreboard", game_id=game.id, _anchor="totals"))
     progress = scoresheet.progress_of(game)
+    opened_for = _opened_for(form)
+    if request.method == "POST" and opened_for not in (None, progress.next_deal):
+        return _saved_meanwhile(game, form, opened_for)
     if progress.finished:
         flash("This game is over: no more deals can be entered.", "error")
         return redirect(url_for(".scoreboard", game_id=game.id))
     if not KEY.fullmatch(key):
         form.idempotency_key.data = uuid.uuid4().hex
+    form.number.data = str(progress.next_deal)
     problems: list[str] = []
     if form.validate_on_submit():
         try:
@@ -174,6 +178,37 @@ def new_deal(game_id: int):
             flash(f"Deal {deal.number} saved.")
             return redirect(url_for(".scoreboard", game_id=game.id, _anchor="totals"))
     return _deal_page(game, form, progress.next_deal, progress.minimums, problems)
+
+
+def _opened_for(form: DealForm) -> int | None:
+    """The deal number the form was opened for, if it carries a sane one."""
+    raw = form.number.data or ""
+    return int(raw) if VERSION.fullmatch(raw) else None
+
+
+def _saved_meanwhile(game: Game, form: DealForm, opened_for: int):
+    """Deals saved since this form was opened (or the game's end): shown, and the figures kept.
+
+    Nothing is saved. The person sees what the other phone entered and either saves theirs as
+    the next deal (the form now says so) or leaves it.
+    """
+    progress = scoresheet.progress_of(game)
+    form.number.data = str(progress.next_deal)
+    since = progress.deals[max(0, opened_for - 1) :]
+    return render_template(
+        "deal.html",
+        game=game,
+        rules=scoresheet.rules_of(game),
+        form=form,
+        number=progress.next_deal,
+        minimums=progress.minimums,
+        problems=[],
+        correcting=False,
+        field_name=field_name,
+        meanwhile=since,
+        over=progress.finished,
+        winners=progress.winners,
+    ), 409
 
 
 @bp.route("/games/<int:game_id>/deals/<int:number>/edit", methods=["GET", "POST"])

@@ -1,0 +1,122 @@
+"""What every phone at a table polls for: has the game changed, and who is entering a deal.
+
+All of it is read from the database on each request, so any number of app processes behind a
+proxy answer alike; nothing is kept inside one process.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+
+from .db import db
+from .models import Deal, Entering, Game
+
+# A phone with the deal form open says so every few seconds (static/app.js); one not heard from
+# for this long has put the form away.
+FRESH = timedelta(seconds=15)
+# Rows this old are swept away when another phone writes.
+FORGOTTEN = timedelta(hours=1)
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A game's state as a polling phone needs it."""
+
+    game_id: int
+    club_id: int | None
+    version: str
+    deals: int
+    finished: bool
+    entering: list[tuple[str, int]]
+
+    def as_json(self) -> dict[str, Any]:
+        """The body of the live answer."""
+        return {
+            "game": self.game_id,
+            "version": self.version,
+            "deals": self.deals,
+            "next_deal": self.deals + 1,
+            "finished": self.finished,
+            "entering": [{"name": name, "deal": deal} for name, deal in self.entering],
+        }
+
+
+def version(deals: int, versions: int) -> str:
+    """A token that changes whenever a deal is added or corrected (each correction adds one)."""
+    return f"{deals}.{versions}"
+
+
+def version_of(game: Game) -> str:
+    """The token for a game already loaded with its deals."""
+    return version(len(game.deals), sum(deal.version for deal in game.deals))
+
+
+def table_state(game_id: int, device: str | None, now: datetime | None = None) -> TableState | None:
+    """The game's version and who else is entering its current deal; None if no such game.
+
+    Three small queries, no ORM objects: every phone showing a game asks every second or two.
+    """
+    now = now or datetime.now(UTC)
+    game = db.session.execute(
+        select(Game.club_id, Game.finished_at).where(Game.id == game_id)
+    ).one_or_none()
+    if game is None:
+        return None
+    deals, versions = db.session.execute(
+        select(func.count(Deal.id), func.coalesce(func.sum(Deal.version), 0)).where(
+            Deal.game_id == game_id
+        )
+    ).one()
+    # Only the deal still to be entered counts: a phone still typing a deal saved meanwhile
+    # learns so on its own page.
+    query = (
+        select(Entering.name, Entering.deal_number)
+        .where(
+            Entering.game_id == game_id,
+            Entering.seen_at >= now - FRESH,
+            Entering.deal_number > deals,
+        )
+        .order_by(Entering.deal_number, Entering.name)
+    )
+    if device:
+        query = query.where(Entering.device != device)
+    entering = [(name, number) for name, number in db.session.execute(query)]
+    finished = game.finished_at is not None
+    return TableState(game_id, game.club_id, version(deals, versions), deals, finished, entering)
+
+
+def say_entering(game_id: int, device: str, name: str, deal_number: int) -> None:
+    """Record that this phone has the form for this deal open, now."""
+    now = datetime.now(UTC)
+    values = {"name": name, "deal_number": deal_number, "seen_at": now}
+    db.session.execute(delete(Entering).where(Entering.seen_at < now - FORGOTTEN))
+    changed = db.session.execute(
+        update(Entering)
+        .where(Entering.game_id == game_id, Entering.device == device)
+        .values(**values)
+    )
+    if changed.rowcount == 0:
+        try:
+            with db.session.begin_nested():
+                db.session.add(Entering(game_id=game_id, device=device, **values))
+        except IntegrityError:
+            # The same phone's previous word arrived at the same moment: say it again over it.
+            db.session.execute(
+                update(Entering)
+                .where(Entering.game_id == game_id, Entering.device == device)
+                .values(**values)
+            )
+    db.session.commit()
+
+
+def stop_entering(game_id: int, device: str) -> None:
+    """This phone has left the deal form (saved, or gone back)."""
+    db.session.execute(
+        delete(Entering).where(Entering.game_id == game_id, Entering.device == device)
+    )
+    db.session.commit()

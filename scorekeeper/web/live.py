@@ -1,0 +1,86 @@
+"""Every phone at the table in step: the live answer, who is entering, and working offline."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from flask import Blueprint, abort, current_app, jsonify, render_template, request, send_file
+
+from .. import live
+from ..db import db
+from ..models import Club
+from .access import Level, club_level
+
+bp = Blueprint("live", __name__)
+DEVICE = re.compile(r"[0-9a-f]{32}")
+DEAL = re.compile(r"[1-9][0-9]{0,3}")
+
+
+def _level(club_id: int | None) -> Level:
+    """A casual game is open to whoever holds its link; a club game follows its club."""
+    if club_id is None:
+        return Level.TABLE
+    club = db.session.get(Club, club_id)
+    return Level.NONE if club is None else club_level(club)
+
+
+def _device(value: str | None) -> str | None:
+    return value if value and DEVICE.fullmatch(value) else None
+
+
+@bp.get("/games/<int:game_id>/live")
+def game(game_id: int):
+    """The game's version and who else is entering its next deal; 304 when nothing changed.
+
+    Phones poll this every second or two with the ETag of their last answer: an unchanged game
+    costs three small queries and an empty 304.
+    """
+    device = _device(request.args.get("device"))
+    state = live.table_state(game_id, device) if 0 < game_id < 2**63 else None
+    if state is None or _level(state.club_id) < Level.READ:
+        abort(404)
+    body = json.dumps(state.as_json(), separators=(",", ":"))
+    response = current_app.response_class(body, mimetype="application/json")
+    response.set_etag(hashlib.sha256(body.encode()).hexdigest()[:20])
+    # Always ask again: the ETag makes asking cheap.
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+@bp.post("/games/<int:game_id>/entering")
+def entering(game_id: int):
+    """A phone says it has deal N's form open (or, with `leaving`, that it has closed it)."""
+    device = _device(request.form.get("device"))
+    deal = request.form.get("deal", "")
+    state = live.table_state(game_id, device) if 0 < game_id < 2**63 else None
+    if state is None or _level(state.club_id) < Level.READ:
+        abort(404)
+    if _level(state.club_id) < Level.TABLE:
+        abort(403)
+    if device is None or not DEAL.fullmatch(deal):
+        return jsonify(error="Give 'device' (32 hex digits) and 'deal' (a deal number)."), 400
+    if request.form.get("leaving"):
+        live.stop_entering(game_id, device)
+    else:
+        name = " ".join(request.form.get("name", "").split())[:40] or "Someone"
+        live.say_entering(game_id, device, name, int(deal))
+    return "", 204
+
+
+@bp.get("/sw.js")
+def service_worker():
+    """The service worker, from the site's root so that it may look after every page."""
+    path = Path(current_app.static_folder or "static") / "sw.js"
+    response = send_file(path, mimetype="text/javascript", max_age=0)
+    # A phone checks for a new worker on every visit rather than keeping an old one a day.
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/offline")
+def offline():
+    """What the phone shows for a page it never opened while there was signal."""
+    return render_template("offline.html")

@@ -1,0 +1,253 @@
+// The service worker: pages opened once still open with no signal, and a deal entered with no
+// signal waits on the phone until it can be sent, once (its idempotency key).
+"use strict";
+
+const SHELL = "shell-v1";
+const PAGES = "pages-v1";
+const SHELL_FILES = [
+  "/static/app.css",
+  "/static/app.js",
+  "/static/icon.svg",
+  "/static/manifest.webmanifest",
+  "/offline",
+  "/rules",
+];
+// A page that takes longer than this on poor signal is shown from the phone, if it has it.
+const PATIENCE_MS = 4000;
+const DEAL_FORM = /^\/games\/(\d+)\/deals\/(?:new|\d+\/edit)$/;
+const KEEPABLE = /^\/(games\/\d+(\/deals\/new|\/rules)?|rules(\/[\w-]+)?)$/;
+const NEVER_KEPT = /^\/(api|login|logout|signup)\b|\/(live|entering|preview)$|\.csv$/;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches.open(SHELL).then((cache) => cache.addAll(SHELL_FILES)).then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) =>
+        Promise.all(names.filter((n) => ![SHELL, PAGES].includes(n)).map((n) => caches.delete(n))),
+      )
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.method === "POST") {
+    if (request.mode === "navigate" && DEAL_FORM.test(url.pathname)) {
+      event.respondWith(sendOrKeep(request, url));
+    }
+    return;
+  }
+  if (request.method !== "GET" || NEVER_KEPT.test(url.pathname)) return;
+  if (url.pathname.startsWith("/static/")) {
+    event.respondWith(fromPhoneThenRefresh(request));
+  } else if (request.mode === "navigate") {
+    event.respondWith(fromNetworkOrPhone(request));
+  }
+});
+
+// CSS, JS and icons: the phone's copy at once, refreshed behind it for next time.
+async function fromPhoneThenRefresh(request) {
+  const cache = await caches.open(SHELL);
+  const kept = await cache.match(request, { ignoreSearch: true });
+  const fresh = fetch(request)
+    .then((response) => {
+      if (response.ok) cache.put(request, response.clone());
+      return response;
+    })
+    .catch(() => kept || Response.error());
+  return kept || fresh;
+}
+
+// Pages: the network first, so every phone sees the latest totals; the phone's copy when there
+// is no signal, or the signal is too slow.
+async function fromNetworkOrPhone(request) {
+  const network = fetch(request).then(async (response) => {
+    if (response.ok && !response.redirected) await keepPage(request.url, response.clone());
+    flushSoon();
+    return response;
+  });
+  const slow = new Promise((resolve) => setTimeout(resolve, PATIENCE_MS, null));
+  try {
+    const first = await Promise.race([network, slow]);
+    if (first) return first;
+    return (await keptPage(request.url)) || (await network);
+  } catch (error) {
+    return (await keptPage(request.url)) || (await caches.match("/offline")) || Response.error();
+  }
+}
+
+// A kept page is stored without its one-time messages ("Deal 3 saved.") and without its
+// idempotency key: app.js gives every form shown from the phone a fresh one, so two deals
+// entered on one kept form are two deals, not one sent twice.
+async function keepPage(address, response) {
+  const type = response.headers.get("Content-Type") || "";
+  if (!type.startsWith("text/html")) return;
+  const html = (await response.text())
+    .replace(/<p class="flash[^"]*" role="status">[\s\S]*?<\/p>/g, "")
+    .replace(/(name="idempotency_key" type="hidden" value=")[0-9a-f]*"/, '$1"');
+  const cache = await caches.open(PAGES);
+  await cache.put(address, new Response(html, { headers: { "Content-Type": type } }));
+}
+
+async function keptPage(address) {
+  const cache = await caches.open(PAGES);
+  return (await cache.match(address)) || (await cache.match(address, { ignoreSearch: true }));
+}
+
+// A deal form sent with no signal is kept, and the phone goes to the game's scoreboard, where it
+// shows as waiting to send. With signal the form goes as usual, and any kept copy of it (a deal
+// being sent again from the list) is done with.
+async function sendOrKeep(request, url) {
+  const body = await request.clone().text();
+  const fields = new URLSearchParams(body);
+  const key = fields.get("idempotency_key") || "";
+  try {
+    const response = await fetch(request);
+    if (key) await outbox.remove(key);
+    flushSoon();
+    return response;
+  } catch (error) {
+    const game = url.pathname.match(DEAL_FORM)[1];
+    await outbox.put({
+      key: key || crypto.randomUUID().replace(/-/g, ""),
+      game: Number(game),
+      url: url.pathname,
+      body: body,
+      number: Number(fields.get("number")) || null,
+      at: Date.now(),
+      state: "waiting",
+      message: "",
+    });
+    announce();
+    return Response.redirect(`/games/${game}#outbox`, 303);
+  }
+}
+
+// Sending what waits, oldest first. A game's later deals wait behind one that needs a person.
+let flushing = null;
+function flush() {
+  flushing = flushing || sendAll().finally(() => (flushing = null));
+  return flushing;
+}
+let flushTimer = null;
+function flushSoon() {
+  clearTimeout(flushTimer);
+  flushTimer = setTimeout(flush, 200);
+}
+
+async function sendAll() {
+  const items = (await outbox.all()).sort((a, b) => a.at - b.at);
+  const stuck = new Set(items.filter((i) => i.state !== "waiting").map((i) => i.game));
+  let changed = false;
+  for (const item of items) {
+    if (item.state !== "waiting" || stuck.has(item.game)) continue;
+    let response;
+    try {
+      response = await fetch(item.url, {
+        method: "POST",
+        body: item.body,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        credentials: "same-origin",
+        redirect: "manual",
+      });
+    } catch (error) {
+      break; // still no signal: try again later
+    }
+    changed = true;
+    if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
+      await outbox.remove(item.key); // saved, or saved already: the key makes it once
+      continue;
+    }
+    if (response.status >= 500) break; // the server's trouble: try again later
+    item.state = response.status === 409 ? "conflict" : "refused";
+    item.message = MESSAGES[response.status] || MESSAGES.other;
+    await outbox.put(item);
+    stuck.add(item.game);
+  }
+  if (changed) announce();
+}
+
+const MESSAGES = {
+  409: "Another phone saved this deal meanwhile, or the game ended. Look at both and decide.",
+  422: "The server refused a figure. Open it to see which.",
+  400: "This phone's session ran out. Open it to send it again.",
+  403: "This phone may no longer enter deals in this game.",
+  404: "This game is no longer on the server.",
+  other: "It could not be sent. Open it to try again.",
+};
+
+async function announce() {
+  const items = await outbox.all();
+  const windows = await self.clients.matchAll({ type: "window" });
+  windows.forEach((client) => client.postMessage({ type: "outbox", items: items }));
+}
+
+self.addEventListener("message", (event) => {
+  const message = event.data || {};
+  const reply = (items) => event.source && event.source.postMessage({ type: "outbox", items });
+  let work;
+  if (message.type === "flush") work = flush().then(() => outbox.all());
+  else if (message.type === "discard") work = outbox.remove(message.key).then(announce);
+  else if (message.type === "keep") work = keepPages(message.urls || []);
+  else if (message.type === "list") work = outbox.all();
+  else return;
+  event.waitUntil(Promise.resolve(work).then((items) => Array.isArray(items) && reply(items)));
+});
+
+// The pages a game needs at the table (its deal form, its rule card), fetched once so they
+// open with no signal even if nobody tapped them yet.
+async function keepPages(urls) {
+  const cache = await caches.open(PAGES);
+  for (const address of urls) {
+    const url = new URL(address, self.location.origin);
+    if (url.origin !== self.location.origin || !KEEPABLE.test(url.pathname)) continue;
+    if (await cache.match(url.href)) continue;
+    try {
+      const response = await fetch(url.href, { credentials: "same-origin" });
+      if (response.ok && !response.redirected) await keepPage(url.href, response);
+    } catch (error) {
+      return; // no signal: the next page shown asks again
+    }
+  }
+}
+
+// The deals waiting to send, in IndexedDB: it outlives the worker and the page.
+const outbox = {
+  open() {
+    this.db =
+      this.db ||
+      new Promise((resolve, reject) => {
+        const request = indexedDB.open("scorekeeper", 1);
+        request.onupgradeneeded = () => request.result.createObjectStore("outbox", { keyPath: "key" });
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    return this.db;
+  },
+  async run(mode, act) {
+    const db = await this.open();
+    return new Promise((resolve, reject) => {
+      const tx = db.transaction("outbox", mode);
+      const result = act(tx.objectStore("outbox"));
+      tx.oncomplete = () => resolve(result && result.result);
+      tx.onerror = () => reject(tx.error);
+    });
+  },
+  all() {
+    return this.run("readonly", (store) => store.getAll());
+  },
+  put(item) {
+    return this.run("readwrite", (store) => store.put(item));
+  },
+  remove(key) {
+    return this.run("readwrite", (store) => store.delete(key));
+  },
+};
