@@ -74,9 +74,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     csrf = CSRFProtect(app)
     csrf.exempt(api.bp)
-    for blueprint in (
-        home.bp, games.bp, live.bp, rulecards.bp, api.bp, accounts.bp, club_pages.bp
-    ):
+    for blueprint in (home.bp, games.bp, live.bp, rulecards.bp, api.bp, accounts.bp, club_pages.bp):
         app.register_blueprint(blueprint)
     _login(app)
     errors.register(app)
