@@ -121,7 +121,9 @@
   // --- Deals waiting to send: listed on the game's pages, with what to do about each. ---
   function mine() {
     var game = live && Number(live.dataset.game);
-    return items.filter(function (item) { return item.game === game; })
+    // The deal on this very form is not listed again above it.
+    var here = document.querySelector("form[data-preview] input[name=idempotency_key]");
+    return items.filter(function (item) { return item.game === game && !(here && here.value === item.key); })
       .sort(function (a, b) { return a.at - b.at; });
   }
   function showOutbox() {
@@ -206,12 +208,15 @@
           if (el.type === "radio") { el.checked = el.value === value; } else { el.value = value; }
         });
       });
+      // Sent at once: the server's answer shows the deal saved meanwhile (or the refused
+      // figure) beside these, and the person decides there. It stays kept until saved.
+      if (item.state !== "waiting" && form.requestSubmit) { form.requestSubmit(); return; }
       form.dispatchEvent(new Event("change"));
     });
   }
 
   var me = document.querySelector("[data-me]");
-  if (form && live && live.dataset.entering && me && token) {
+  if (form && live && live.dataset.entering && me) {
     var shown = me.querySelector("[data-me-name]");
     var input = me.querySelector("input");
     var name = store.getItem("hf-name") || shown.textContent;
@@ -226,7 +231,7 @@
     });
     var say = function (leaving) {
       var data = new FormData();
-      data.append("csrf_token", token.value);
+      if (token) { data.append("csrf_token", token.value); }
       data.append("device", device());
       data.append("deal", number ? number.value : live.dataset.deal);
       data.append("name", name);

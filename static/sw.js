@@ -103,15 +103,16 @@ async function keptPage(address) {
 }
 
 // A deal form sent with no signal is kept, and the phone goes to the game's scoreboard, where it
-// shows as waiting to send. With signal the form goes as usual, and any kept copy of it (a deal
-// being sent again from the list) is done with.
+// shows as waiting to send. With signal the form goes as usual.
 async function sendOrKeep(request, url) {
   const body = await request.clone().text();
   const fields = new URLSearchParams(body);
   const key = fields.get("idempotency_key") || "";
   try {
     const response = await fetch(request);
-    if (key) await outbox.remove(key);
+    // Saved (or saved already: the key): a kept copy is done with. A refusal or a deal saved
+    // meanwhile is on the person's screen now, and stays kept until they save or discard it.
+    if (key && response.type === "opaqueredirect") await outbox.remove(key);
     flushSoon();
     return response;
   } catch (error) {

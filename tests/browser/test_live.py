@@ -1,0 +1,238 @@
+"""Phones at one table in step, and a phone with no signal: real Chromium, real service worker.
+
+Two contexts are two phones (their own cookies, caches and service worker). "No signal" is
+Playwright's offline mode; Chromium's offline mode does not reach a service worker's own
+requests (a known Playwright limitation), so those are refused too while a phone is offline,
+as they would be on a phone with no signal.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from playwright.sync_api import expect
+from sqlalchemy import func, select
+
+from scorekeeper.db import db
+from scorekeeper.models import Deal
+
+from .conftest import ARTIFACTS, phone_context, start_game, watch
+
+# Within 2 seconds of the save, every other phone shows it (the issue's promise).
+IN_STEP_MS = 2000
+
+os.environ.setdefault("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
+
+
+def no_signal(context) -> None:
+    """Take a phone offline: the page's requests and its service worker's."""
+    context.set_offline(True)
+    context.route("**/*", _refuse_worker)
+
+
+def signal_back(context) -> None:
+    """Bring it back."""
+    context.unroute("**/*", _refuse_worker)
+    context.set_offline(False)
+
+
+def _refuse_worker(route) -> None:
+    if route.request.service_worker is not None:
+        route.abort("internetdisconnected")
+    else:
+        route.continue_()
+
+
+def second_phone(browser, page):
+    """Another phone at the same table, opening the same server."""
+    context = phone_context(browser, page.device)
+    other = context.new_page()
+    watch(other, page.base)
+    other.base = page.base
+    other.device = page.device
+    return other
+
+
+def deals_saved(app, game_id: int) -> int:
+    with app.app_context():
+        query = select(func.count(Deal.id)).where(Deal.game_id == game_id)
+        return db.session.execute(query).scalar_one()
+
+
+def game_id(page) -> int:
+    return int(re.search(r"/games/(\d+)", page.url).group(1))
+
+
+def enter_deal(page, melded: tuple[str, str], went_out: int = 0) -> None:
+    """The side going out has 2 clean, 2 dirty and 1 wild book; both sides' melded points."""
+    for kind, count in (("clean", "2"), ("dirty", "2"), ("wild", "1")):
+        page.fill(f"#s{went_out}-books-{kind}", count)
+    page.fill("#s0-melded_points", melded[0])
+    page.fill("#s1-melded_points", melded[1])
+    page.get_by_label(("Ann & Bob", "Cat & Dan")[went_out], exact=True).check()
+
+
+def serve_worker(page) -> None:
+    """Wait until the service worker looks after this page (it keeps pages from then on)."""
+    page.evaluate("navigator.serviceWorker.ready")
+    if page.evaluate("!navigator.serviceWorker.controller"):
+        page.reload()
+    expect(page.locator("main")).to_be_visible()
+
+
+def test_a_deal_saved_on_one_phone_shows_on_the_other(phone, browser, app):
+    scorer = phone
+    start_game(scorer)
+    game = game_id(scorer)
+    watcher = second_phone(browser, scorer)
+    try:
+        watcher.goto(f"{scorer.base}/games/{game}")
+        expect(watcher.get_by_text("No deal entered yet.")).to_be_visible()
+
+        # The scorer opens the deal form and says who they are: the table sees it.
+        scorer.goto(f"{scorer.base}/games/{game}/deals/new")
+        scorer.get_by_text("Other phones see you as").click()
+        scorer.get_by_label("Your name, shown to the table").fill("Ann")
+        scorer.get_by_label("Your name, shown to the table").press("Enter")
+        expect(watcher.get_by_text("Ann is entering deal 1.")).to_be_visible(timeout=IN_STEP_MS)
+
+        # Books 3,000 + going out 200 + 480 melded = 3,680 (the engine agrees); Cat & Dan 130.
+        enter_deal(scorer, ("480", "130"))
+        scorer.get_by_role("button", name="Save deal 1").tap()
+        expect(scorer.get_by_text("Deal 1 saved.")).to_be_visible()
+        totals = watcher.locator("#totals")
+        expect(totals).to_contain_text("3,680", timeout=IN_STEP_MS)
+        expect(totals).to_contain_text("130")
+        expect(watcher.get_by_text("Ann is entering deal 1.")).to_be_hidden()
+        expect(watcher.get_by_role("link", name="Enter deal 2")).to_be_visible()
+
+        # A correction shows too: Cat & Dan had melded 230, not 130.
+        scorer.goto(f"{scorer.base}/games/{game}/deals/1/edit")
+        scorer.fill("#s1-melded_points", "230")
+        scorer.get_by_role("button", name="Save correction").tap()
+        expect(scorer.get_by_text("Deal 1 corrected")).to_be_visible()
+        expect(totals).to_contain_text("230", timeout=IN_STEP_MS)
+        expect(watcher.get_by_role("status").filter(has_text="A deal was corrected.")).to_be_visible()
+        watcher.screenshot(path=os.path.join(ARTIFACTS, f"{scorer.device}-live-watcher.png"))
+        assert deals_saved(app, game) == 1
+    finally:
+        watcher.context.close()
+    assert watcher.outside == []
+
+
+def test_a_deal_entered_with_no_signal_arrives_once(phone, app):
+    page = phone
+    start_game(page)
+    game = game_id(page)
+    serve_worker(page)
+    # Opened once with signal: the scoreboard (and, kept by the worker, its deal form).
+    page.goto(f"{page.base}/games/{game}")
+    serve_worker(page)
+
+    no_signal(page.context)
+    page.reload()  # the scoreboard opens from the phone
+    expect(page.get_by_text("No signal.")).to_be_visible()
+    page.get_by_role("link", name="Enter deal 1").tap()
+    expect(page.get_by_role("heading", name="Enter deal 1")).to_be_visible()
+    enter_deal(page, ("480", "130"))
+    page.get_by_role("button", name="Save deal 1").tap()
+
+    waiting = page.locator("[data-outbox]")
+    expect(waiting).to_contain_text("Deal 1, entered at")
+    expect(waiting).to_contain_text("waiting to send")
+    page.screenshot(path=os.path.join(ARTIFACTS, f"{page.device}-waiting-to-send.png"))
+    assert deals_saved(app, game) == 0
+
+    # A second deal entered on the kept form is deal 2, with its own key.
+    page.get_by_role("link", name="Enter deal 1").tap()
+    expect(page.get_by_role("heading", name="Enter deal 2")).to_be_visible()
+    enter_deal(page, ("300", "300"), went_out=1)
+    page.get_by_role("button", name="Save deal 2").tap()
+    expect(waiting).to_contain_text("Deal 2, entered at")
+
+    signal_back(page.context)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(waiting).to_be_hidden(timeout=10_000)
+    # 3,680 + 300 and 130 + 3,500 (Cat & Dan's books, going out and melded).
+    expect(page.locator("#totals")).to_contain_text("3,980", timeout=IN_STEP_MS)
+    expect(page.locator("#totals")).to_contain_text("3,630")
+    assert deals_saved(app, game) == 2
+
+    # Sending again (another reload, another flush) records nothing more.
+    page.reload()
+    page.evaluate("navigator.serviceWorker.controller.postMessage({type: 'flush'})")
+    expect(page.get_by_role("link", name="Enter deal 3")).to_be_visible()
+    assert deals_saved(app, game) == 2
+
+
+def test_a_deal_saved_meanwhile_is_shown_to_resolve(phone, browser, app):
+    page = phone
+    start_game(page)
+    game = game_id(page)
+    serve_worker(page)
+    page.goto(f"{page.base}/games/{game}")
+    serve_worker(page)
+
+    no_signal(page.context)
+    page.get_by_role("link", name="Enter deal 1").tap()
+    enter_deal(page, ("480", "130"))
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.locator("[data-outbox]")).to_contain_text("waiting to send")
+
+    # Meanwhile another phone, with signal, enters deal 1.
+    other = second_phone(browser, page)
+    try:
+        other.goto(f"{page.base}/games/{game}/deals/new")
+        enter_deal(other, ("300", "300"), went_out=1)
+        other.get_by_role("button", name="Save deal 1").tap()
+        expect(other.get_by_text("Deal 1 saved.")).to_be_visible()
+    finally:
+        other.context.close()
+
+    signal_back(page.context)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    waiting = page.locator("[data-outbox]")
+    expect(waiting).to_contain_text("Another phone saved this deal meanwhile", timeout=10_000)
+    assert deals_saved(app, game) == 1  # kept, not sent over the other, not dropped
+
+    # Opened, the kept figures go back as they were entered, as deal 1: the answer shows the
+    # deal saved meanwhile beside them, and the person decides.
+    waiting.get_by_role("link", name="Open it").tap()
+    alert = page.get_by_role("alert")
+    expect(alert).to_contain_text("Deal 1 was saved on another phone meanwhile")
+    expect(alert).to_contain_text("Cat & Dan +3,500")
+    expect(page.locator("#s0-melded_points")).to_have_value("480")
+    expect(page.locator("#s0-books-wild")).to_have_value("1")
+    assert deals_saved(app, game) == 1
+    page.screenshot(path=os.path.join(ARTIFACTS, f"{page.device}-saved-meanwhile.png"))
+    page.get_by_role("button", name="Save deal 2").tap()
+    expect(page.get_by_text("Deal 2 saved.")).to_be_visible()
+    expect(page.locator("[data-outbox]")).to_be_hidden()
+    assert deals_saved(app, game) == 2
+
+
+def test_kept_pages_open_with_no_signal(phone):
+    page = phone
+    start_game(page)
+    game = game_id(page)
+    serve_worker(page)
+    page.goto(f"{page.base}/games/{game}")
+    serve_worker(page)
+    # The worker keeps the game's rule card and deal form without anyone opening them.
+    page.wait_for_timeout(500)
+
+    no_signal(page.context)
+    page.goto(f"{page.base}/games/{game}/rules")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Classic")
+    page.goto(f"{page.base}/rules")
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    page.goto(f"{page.base}/clubs/new")  # never opened here
+    expect(page.get_by_role("heading", name="No signal")).to_be_visible()
+    expect(page.get_by_role("link", name=f"Game {game}")).to_be_visible()
+
+
+@pytest.fixture(autouse=True)
+def _artifacts():
+    os.makedirs(ARTIFACTS, exist_ok=True)

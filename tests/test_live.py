@@ -1,0 +1,683 @@
+"""Every phone at a table in step: the live answer, who is entering, the deal form's number.
+
+The live answer and the "who is entering" rows are read from the database on every request,
+so two app processes on one database must answer alike; a deal form opened for deal N and sent
+after deal N was saved elsewhere must save nothing and keep every figure typed.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from functools import partial
+from html.parser import HTMLParser
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from sqlalchemy import select, update
+from werkzeug.security import generate_password_hash
+
+from scorekeeper import clubs, create_app, live, scoresheet
+from scorekeeper.db import db
+from scorekeeper.models import Entering
+
+SINGLES = [{"name": "Ann", "players": ["Ann"]}, {"name": "Cat", "players": ["Cat"]}]
+# Club rules: a clean book is 500, no one out; four deals end the game.
+QUIET = ({"books": {"clean": 1}}, {})
+PHONE_A = "a" * 32
+PHONE_B = "b" * 32
+PHONE_C = "0123456789abcdef" * 2
+
+# ------------------------------------------------------------------------- helpers
+
+
+class _Form(HTMLParser):
+    """The values a page's form inputs would send, its visible text, and its submit buttons."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.values: dict[str, str] = {}
+        self.hidden: dict[str, str] = {}
+        self.words: list[str] = []
+        self.buttons: list[str] = []
+        self._in_button = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attr = dict(attrs)
+        if tag == "button" and (attr.get("type") or "submit") == "submit":
+            self._in_button = True
+            self.buttons.append("")
+        if tag != "input" or not attr.get("name"):
+            return
+        name, kind = attr["name"] or "", (attr.get("type") or "text").lower()
+        if kind in ("radio", "checkbox"):
+            if "checked" in attr:
+                value = attr.get("value")
+                self.values[name] = "on" if value is None else value
+        elif kind not in ("submit", "button"):
+            self.values[name] = attr.get("value") or ""
+            if kind == "hidden":
+                self.hidden[name] = attr.get("value") or ""
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "button":
+            self._in_button = False
+
+    def handle_data(self, data: str) -> None:
+        self.words.append(data)
+        if self._in_button:
+            self.buttons[-1] += data
+
+
+def form_of(response) -> _Form:
+    page = _Form()
+    page.feed(response.get_data(as_text=True))
+    return page
+
+
+def text(response) -> str:
+    """A page's text, whitespace collapsed."""
+    return " ".join(" ".join(form_of(response).words).split())
+
+
+def start(client, ruleset: str = "club") -> int:
+    """A casual game started through the API."""
+    answer = client.post("/api/v1/games", json={"ruleset": ruleset, "sides": SINGLES})
+    assert answer.status_code == 201, answer.get_json()
+    return answer.get_json()["id"]
+
+
+def api_deal(client, game_id: int, *scores: dict[str, Any]) -> dict[str, Any]:
+    answer = client.post(f"/api/v1/games/{game_id}/deals", json={"scores": list(scores or QUIET)})
+    assert answer.status_code == 201, answer.get_json()
+    return answer.get_json()
+
+
+def saved_deals(client, game_id: int) -> list[dict[str, Any]]:
+    answer = client.get(f"/api/v1/games/{game_id}")
+    assert answer.status_code == 200
+    return answer.get_json()["deals"]
+
+
+def live_of(client, game_id: int, device: str | None = None, **headers: str):
+    query = f"?device={device}" if device else ""
+    return client.get(f"/games/{game_id}/live{query}", headers=headers)
+
+
+def say(client, game_id: int, device: str = PHONE_A, deal: Any = 1, name: str = "Ann", **more):
+    data = {"device": device, "deal": str(deal), "name": name, **more}
+    return client.post(f"/games/{game_id}/entering", data=data)
+
+
+def entering_rows(app) -> list[tuple[int, str, str, int]]:
+    with app.app_context():
+        rows = db.session.execute(
+            select(Entering.game_id, Entering.device, Entering.name, Entering.deal_number)
+        )
+        return [tuple(row) for row in rows]
+
+
+def typed_deal(client, game_id: int) -> dict[str, str]:
+    """The deal form as fetched, with a whole deal typed in (Ann 1 clean book and 300 melded,
+    Cat 200 melded and 40 left; nobody out)."""
+    page = client.get(f"/games/{game_id}/deals/new")
+    assert page.status_code == 200
+    data = form_of(page).values
+    data.update(
+        {
+            "s0-books-clean": "1",
+            "s0-melded_points": "300",
+            "s1-melded_points": "200",
+            "s1-leftover_points": "40",
+            "went_out": "",
+        }
+    )
+    return data
+
+
+TYPED = {
+    "s0-books-clean": "1",
+    "s0-melded_points": "300",
+    "s1-melded_points": "200",
+    "s1-leftover_points": "40",
+}
+
+
+# ------------------------------------------------------------------------- clubs
+
+
+@pytest.fixture
+def club_games(app, monkeypatch):
+    """A private and a public club run by Olga, one game each in progress, and three phones:
+    Olga signed in, one that opened both table links, and a stranger."""
+    monkeypatch.setattr(
+        clubs, "generate_password_hash", partial(generate_password_hash, method="pbkdf2:sha256:1")
+    )
+    olga, table, stranger = app.test_client(), app.test_client(), app.test_client()
+    signup = olga.post("/signup", data={"username": "olga", "password": "table-for-four"})
+    assert signup.status_code == 302
+    games, codes = {}, {}
+    with app.app_context():
+        organiser = clubs.organiser_named("olga")
+        for slug, public in (("priv", False), ("pub", True)):
+            club = clubs.create_club(f"Club {slug}", slug, organiser, public=public)
+            sides = [scoresheet.SideSetup("Ann", ["Ann"]), scoresheet.SideSetup("Cat", ["Cat"])]
+            games[slug] = scoresheet.start_game("club", sides, club=club).id
+            codes[slug] = club.table_code
+    for slug, code in codes.items():
+        assert table.get(f"/clubs/{slug}/table/{code}").status_code == 302
+    return SimpleNamespace(games=games, olga=olga, table=table, stranger=stranger)
+
+
+# ------------------------------------------------------------------------- the live answer
+
+
+def test_live_answer_is_json_with_an_etag_and_no_cache(client):
+    game_id = start(client)
+    answer = live_of(client, game_id)
+    assert answer.status_code == 200
+    assert answer.mimetype == "application/json"
+    body = answer.get_json()
+    assert set(body) == {"game", "version", "deals", "next_deal", "finished", "entering"}
+    assert body["game"] == game_id
+    assert isinstance(body["version"], str) and body["version"]
+    assert (body["deals"], body["next_deal"], body["finished"], body["entering"]) == (
+        0,
+        1,
+        False,
+        [],
+    )
+    assert answer.headers["ETag"]
+    assert answer.headers["Cache-Control"] == "no-cache"
+
+
+def test_same_etag_gets_an_empty_304(client):
+    game_id = start(client)
+    etag = live_of(client, game_id).headers["ETag"]
+    again = live_of(client, game_id, **{"If-None-Match": etag})
+    assert again.status_code == 304
+    assert again.get_data() == b""
+    assert again.headers["ETag"] == etag
+
+
+def test_a_new_deal_changes_version_deals_and_etag(client):
+    game_id = start(client)
+    first = live_of(client, game_id)
+    api_deal(client, game_id)
+    after = live_of(client, game_id, **{"If-None-Match": first.headers["ETag"]})
+    assert after.status_code == 200
+    body = after.get_json()
+    assert body["version"] != first.get_json()["version"]
+    assert (body["deals"], body["next_deal"]) == (1, 2)
+    assert after.headers["ETag"] != first.headers["ETag"]
+
+
+@pytest.mark.parametrize("how", ["form", "api"])
+def test_a_correction_changes_version_but_not_deals(client, how):
+    game_id = start(client)
+    api_deal(client, game_id)
+    before = live_of(client, game_id)
+    if how == "form":
+        data = form_of(client.get(f"/games/{game_id}/deals/1/edit")).values
+        data["s1-melded_points"] = "100"
+        assert client.post(f"/games/{game_id}/deals/1/edit", data=data).status_code == 302
+    else:
+        scores = [QUIET[0], {"melded_points": 100}]
+        answer = client.put(
+            f"/api/v1/games/{game_id}/deals/1", json={"scores": scores, "version": 1}
+        )
+        assert answer.status_code == 200, answer.get_json()
+    after = live_of(client, game_id, **{"If-None-Match": before.headers["ETag"]})
+    assert after.status_code == 200
+    assert after.get_json()["version"] != before.get_json()["version"]
+    assert after.get_json()["deals"] == before.get_json()["deals"] == 1
+
+
+def test_the_last_deal_says_finished(client):
+    game_id = start(client)
+    for _ in range(4):
+        api_deal(client, game_id)
+    body = live_of(client, game_id).get_json()
+    assert (body["deals"], body["finished"]) == (4, True)
+
+
+@pytest.mark.parametrize("game_id", [0, 999_999, 2**63, 2**70])
+def test_live_of_no_such_game_is_404(client, game_id):
+    start(client)
+    assert client.get(f"/games/{game_id}/live").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("slug", "who", "status"),
+    [
+        ("priv", "stranger", 404),
+        ("priv", "table", 200),
+        ("priv", "olga", 200),
+        ("pub", "stranger", 200),
+        ("pub", "table", 200),
+    ],
+)
+def test_live_of_a_club_game_follows_the_club(club_games, slug, who, status):
+    answer = live_of(getattr(club_games, who), club_games.games[slug])
+    assert answer.status_code == status
+    if status == 200:
+        assert answer.get_json()["game"] == club_games.games[slug]
+
+
+# ------------------------------------------------------------------------- who is entering
+
+
+def test_entering_is_seen_by_every_other_phone_but_not_its_own(app, client):
+    game_id = start(client)
+    answer = say(client, game_id, PHONE_A, 1, "Ann")
+    assert answer.status_code == 204
+    assert answer.get_data() == b""
+    assert live_of(client, game_id, PHONE_B).get_json()["entering"] == [{"name": "Ann", "deal": 1}]
+    assert live_of(client, game_id).get_json()["entering"] == [{"name": "Ann", "deal": 1}]
+    assert live_of(client, game_id, PHONE_A).get_json()["entering"] == []
+    # Saying it again updates the phone's one row.
+    assert say(client, game_id, PHONE_A, 1, "Ann Lee").status_code == 204
+    assert live_of(client, game_id, PHONE_B).get_json()["entering"] == [
+        {"name": "Ann Lee", "deal": 1}
+    ]
+    assert len(entering_rows(app)) == 1
+
+
+def test_entering_changes_the_etag(client):
+    game_id = start(client)
+    etag = live_of(client, game_id, PHONE_B).headers["ETag"]
+    say(client, game_id, PHONE_A)
+    answer = live_of(client, game_id, PHONE_B, **{"If-None-Match": etag})
+    assert answer.status_code == 200
+    assert answer.get_json()["entering"]
+
+
+def test_phones_are_listed_by_deal_then_name(client):
+    game_id = start(client)
+    say(client, game_id, PHONE_A, 2, "Zed")
+    say(client, game_id, PHONE_B, 1, "Yan")
+    say(client, game_id, PHONE_C, 1, "Bea")
+    assert live_of(client, game_id, "f" * 32).get_json()["entering"] == [
+        {"name": "Bea", "deal": 1},
+        {"name": "Yan", "deal": 1},
+        {"name": "Zed", "deal": 2},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown"),
+    [
+        ("   ", "Someone"),
+        ("", "Someone"),
+        ("  Ann \t  Lee ", "Ann Lee"),
+        ("x" * 60, "x" * 40),
+        ("<b>Bo</b>", "<b>Bo</b>"),
+    ],
+    ids=["spaces", "empty", "runs-of-spaces", "60-characters", "markup"],
+)
+def test_names_are_tidied(client, typed, shown):
+    game_id = start(client)
+    assert say(client, game_id, PHONE_A, 1, typed).status_code == 204
+    assert live_of(client, game_id, PHONE_B).get_json()["entering"] == [{"name": shown, "deal": 1}]
+
+
+def test_without_a_name_is_someone(client):
+    game_id = start(client)
+    answer = client.post(f"/games/{game_id}/entering", data={"device": PHONE_A, "deal": "1"})
+    assert answer.status_code == 204
+    assert live_of(client, game_id, PHONE_B).get_json()["entering"] == [
+        {"name": "Someone", "deal": 1}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("age", "listed"),
+    [
+        (timedelta(0), True),
+        (live.FRESH - timedelta(seconds=5), True),
+        (live.FRESH + timedelta(seconds=1), False),
+        (timedelta(hours=2), False),
+    ],
+    ids=["now", "nearly-stale", "just-stale", "long-gone"],
+)
+def test_a_phone_not_heard_from_is_not_listed(app, client, age, listed):
+    game_id = start(client)
+    say(client, game_id, PHONE_A)
+    with app.app_context():
+        db.session.execute(update(Entering).values(seen_at=datetime.now(UTC) - age))
+        db.session.commit()
+    entering = live_of(client, game_id, PHONE_B).get_json()["entering"]
+    assert entering == ([{"name": "Ann", "deal": 1}] if listed else [])
+
+
+def test_long_forgotten_rows_are_swept_when_another_phone_writes(app, client):
+    game_id = start(client)
+    say(client, game_id, PHONE_A)
+    with app.app_context():
+        stale = datetime.now(UTC) - live.FORGOTTEN - timedelta(minutes=1)
+        db.session.execute(update(Entering).values(seen_at=stale))
+        db.session.commit()
+    say(client, game_id, PHONE_B, name="Bea")
+    assert [row[1] for row in entering_rows(app)] == [PHONE_B]
+
+
+def test_a_deal_already_saved_is_not_listed(client):
+    game_id = start(client)
+    say(client, game_id, PHONE_A, 1, "Ann")
+    say(client, game_id, PHONE_B, 2, "Bea")
+    api_deal(client, game_id)
+    assert live_of(client, game_id, PHONE_C).get_json()["entering"] == [{"name": "Bea", "deal": 2}]
+    # A phone still saying it enters deal 1 after deal 1 was saved is not listed either.
+    say(client, game_id, PHONE_A, 1, "Ann")
+    assert live_of(client, game_id, PHONE_C).get_json()["entering"] == [{"name": "Bea", "deal": 2}]
+
+
+def test_entering_is_per_game(client):
+    one, other = start(client), start(client)
+    say(client, one, PHONE_A)
+    assert live_of(client, other, PHONE_B).get_json()["entering"] == []
+    assert live_of(client, one, PHONE_B).get_json()["entering"] == [{"name": "Ann", "deal": 1}]
+
+
+def test_leaving_removes_the_phone(app, client):
+    game_id = start(client)
+    say(client, game_id, PHONE_A, 1, "Ann")
+    say(client, game_id, PHONE_B, 1, "Bea")
+    assert say(client, game_id, PHONE_A, 1, "Ann", leaving="1").status_code == 204
+    assert live_of(client, game_id, PHONE_C).get_json()["entering"] == [{"name": "Bea", "deal": 1}]
+    assert [row[1] for row in entering_rows(app)] == [PHONE_B]
+
+
+@pytest.mark.parametrize(
+    ("device", "deal", "named"),
+    [
+        ("", "1", "device"),
+        ("xyz", "1", "device"),
+        ("a" * 31, "1", "device"),
+        ("a" * 33, "1", "device"),
+        ("A" * 32, "1", "device"),
+        ("g" * 32, "1", "device"),
+        (PHONE_A, "", "deal"),
+        (PHONE_A, "0", "deal"),
+        (PHONE_A, "-1", "deal"),
+        (PHONE_A, "1.5", "deal"),
+        (PHONE_A, "two", "deal"),
+        (PHONE_A, "10000", "deal"),
+    ],
+)
+def test_a_bad_device_or_deal_is_400_naming_it(app, client, device, deal, named):
+    game_id = start(client)
+    answer = say(client, game_id, device, deal)
+    assert answer.status_code == 400
+    assert named in answer.get_json()["error"]
+    assert entering_rows(app) == []
+
+
+def test_leaving_with_a_bad_device_is_400(app, client):
+    game_id = start(client)
+    say(client, game_id, PHONE_A)
+    assert say(client, game_id, "nope", 1, leaving="1").status_code == 400
+    assert len(entering_rows(app)) == 1
+
+
+@pytest.mark.parametrize("game_id", [0, 999_999, 2**63])
+def test_entering_no_such_game_is_404(app, client, game_id):
+    start(client)
+    assert say(client, game_id).status_code == 404
+    assert entering_rows(app) == []
+
+
+@pytest.mark.parametrize(
+    ("slug", "who", "status"),
+    [
+        ("pub", "stranger", 403),
+        ("priv", "stranger", 404),
+        ("pub", "table", 204),
+        ("priv", "table", 204),
+        ("priv", "olga", 204),
+    ],
+)
+def test_entering_a_club_game_needs_the_table_link(app, club_games, slug, who, status):
+    game_id = club_games.games[slug]
+    assert say(getattr(club_games, who), game_id).status_code == status
+    stored = entering_rows(app)
+    assert stored == ([(game_id, PHONE_A, "Ann", 1)] if status == 204 else [])
+
+
+# ------------------------------------------------------------------------- two processes
+
+
+def test_two_processes_on_one_database_answer_alike(app, client):
+    """What one app process records, another sees: nothing is kept inside a process."""
+    other_app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
+    try:
+        other = other_app.test_client()
+        game_id = start(client)
+        first = live_of(other, game_id, PHONE_B)
+        assert first.status_code == 200
+        # The same game gets the same answer, and so the same ETag, from either process.
+        same = live_of(client, game_id, PHONE_B, **{"If-None-Match": first.headers["ETag"]})
+        assert same.status_code == 304
+
+        assert say(client, game_id, PHONE_A, 1, "Ann").status_code == 204
+        seen = live_of(other, game_id, PHONE_B, **{"If-None-Match": first.headers["ETag"]})
+        assert seen.status_code == 200
+        assert seen.get_json()["entering"] == [{"name": "Ann", "deal": 1}]
+
+        api_deal(other, game_id)
+        body = live_of(client, game_id, PHONE_B).get_json()
+        assert (body["deals"], body["next_deal"], body["entering"]) == (1, 2, [])
+        assert body["version"] == live_of(other, game_id, PHONE_B).get_json()["version"]
+
+        assert say(other, game_id, PHONE_B, 2, "Bea").status_code == 204
+        assert say(client, game_id, PHONE_A, 2, "Ann", leaving="1").status_code == 204
+        assert live_of(other, game_id, PHONE_C).get_json()["entering"] == [
+            {"name": "Bea", "deal": 2}
+        ]
+        assert live_of(client, game_id, PHONE_C).get_json()["entering"] == [
+            {"name": "Bea", "deal": 2}
+        ]
+    finally:
+        with other_app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+# ------------------------------------------------------------------------- the deal's number
+
+
+def test_deal_form_carries_the_next_deal_number(client):
+    game_id = start(client)
+    api_deal(client, game_id)
+    page = form_of(client.get(f"/games/{game_id}/deals/new"))
+    assert page.hidden["number"] == "2"
+
+
+def test_posting_with_the_next_number_saves_it(client):
+    game_id = start(client)
+    data = typed_deal(client, game_id)
+    assert data["number"] == "1"
+    answer = client.post(f"/games/{game_id}/deals/new", data=data)
+    assert answer.status_code == 302
+    assert len(saved_deals(client, game_id)) == 1
+
+
+def test_a_deal_saved_meanwhile_is_shown_and_nothing_is_lost(client):
+    game_id = start(client)
+    api_deal(client, game_id)
+    mine = typed_deal(client, game_id)
+    assert mine["number"] == "2"
+    api_deal(client, game_id)  # another phone saves deal 2 first
+
+    clash = client.post(f"/games/{game_id}/deals/new", data=mine)
+    assert clash.status_code == 409
+    assert len(saved_deals(client, game_id)) == 2
+    assert "Deal 2 was saved on another phone meanwhile" in text(clash)
+    kept = form_of(clash)
+    for field, value in TYPED.items():
+        assert kept.values.get(field) == value, field
+    assert kept.values.get("went_out") == ""
+    assert kept.hidden["number"] == "3"
+    assert kept.hidden["idempotency_key"] == mine["idempotency_key"]
+    assert any("Save deal 3" in b for b in kept.buttons), kept.buttons
+
+    again = client.post(f"/games/{game_id}/deals/new", data=kept.values)
+    assert again.status_code == 302
+    deals = saved_deals(client, game_id)
+    assert len(deals) == 3
+    # Ann: one clean book 500 + 300 melded = 800; Cat: 200 - 40 = 160.
+    assert [side["total"] for side in deals[2]["scores"]] == [800, 160]
+
+
+def test_several_deals_saved_meanwhile_are_all_named(client):
+    game_id = start(client)
+    mine = typed_deal(client, game_id)
+    api_deal(client, game_id)
+    api_deal(client, game_id)
+    clash = client.post(f"/games/{game_id}/deals/new", data=mine)
+    assert clash.status_code == 409
+    assert re.search(r"Deals 1.2 were saved on another phone meanwhile", text(clash))
+    assert form_of(clash).hidden["number"] == "3"
+    assert len(saved_deals(client, game_id)) == 2
+
+
+def test_a_stale_number_on_a_finished_game_saves_nothing(client):
+    game_id = start(client)
+    for _ in range(3):
+        api_deal(client, game_id)
+    mine = typed_deal(client, game_id)
+    assert mine["number"] == "4"
+    api_deal(client, game_id)  # the last deal, from another phone
+
+    clash = client.post(f"/games/{game_id}/deals/new", data=mine)
+    assert clash.status_code == 409
+    words = text(clash)
+    assert "Deal 4 was saved on another phone meanwhile" in words
+    assert "game is over" in words
+    page = form_of(clash)
+    assert not any("Save" in b for b in page.buttons), page.buttons
+    for field, value in TYPED.items():
+        assert page.values.get(field) == value, field
+    assert len(saved_deals(client, game_id)) == 4
+    # Sent again as it came back, it still saves nothing.
+    assert client.post(f"/games/{game_id}/deals/new", data=page.values).status_code in (
+        302,
+        409,
+    )
+    assert len(saved_deals(client, game_id)) == 4
+
+
+@pytest.mark.parametrize("number", ["1", "2", "7", "", None])
+def test_a_form_already_recorded_is_recorded_once_whatever_its_number(client, number):
+    game_id = start(client)
+    data = typed_deal(client, game_id)
+    assert client.post(f"/games/{game_id}/deals/new", data=data).status_code == 302
+    if number is None:
+        del data["number"]
+    else:
+        data["number"] = number
+    again = client.post(f"/games/{game_id}/deals/new", data=data)
+    assert again.status_code == 302
+    assert len(saved_deals(client, game_id)) == 1
+
+
+@pytest.mark.parametrize("number", [None, "", "two"], ids=["absent", "empty", "not-a-number"])
+def test_a_form_without_a_number_is_saved_as_before(client, number):
+    game_id = start(client)
+    api_deal(client, game_id)
+    data = typed_deal(client, game_id)
+    if number is None:
+        del data["number"]
+    else:
+        data["number"] = number
+    assert client.post(f"/games/{game_id}/deals/new", data=data).status_code == 302
+    deals = saved_deals(client, game_id)
+    assert len(deals) == 2
+    assert [side["total"] for side in deals[1]["scores"]] == [800, 160]
+
+
+def test_a_correction_form_has_no_deal_number(client):
+    game_id = start(client)
+    api_deal(client, game_id)
+    page = form_of(client.get(f"/games/{game_id}/deals/1/edit"))
+    assert "number" not in page.values
+
+
+# ------------------------------------------------------------------------- offline
+
+
+def test_service_worker_from_the_root(client):
+    answer = client.get("/sw.js")
+    assert answer.status_code == 200
+    assert answer.mimetype == "text/javascript"
+    assert answer.headers["Cache-Control"] == "no-cache"
+    assert "outbox" in answer.get_data(as_text=True)
+
+
+def test_offline_page(client):
+    answer = client.get("/offline")
+    assert answer.status_code == 200
+    assert answer.mimetype == "text/html"
+    assert "No signal" in text(answer)
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/games/new", "/offline", "/games/{id}", "/games/{id}/deals/new"]
+)
+def test_every_page_links_the_manifest_and_touch_icon(client, path):
+    game_id = start(client)
+    answer = client.get(path.format(id=game_id))
+    assert answer.status_code == 200
+    html = answer.get_data(as_text=True)
+    manifest = re.search(r'<link rel="manifest" href="([^"]+)"', html)
+    icon = re.search(r'<link rel="apple-touch-icon" href="([^"]+)"', html)
+    assert manifest and icon, html[:500]
+    assert client.get(manifest.group(1)).status_code == 200
+    assert client.get(icon.group(1)).status_code == 200
+
+
+def test_deal_page_tells_the_script_where_to_poll_and_say(client):
+    game_id = start(client)
+    html = client.get(f"/games/{game_id}/deals/new").get_data(as_text=True)
+    assert f'data-live="/games/{game_id}/live"' in html
+    assert f'data-entering="/games/{game_id}/entering"' in html
+    assert 'data-deal="1"' in html
+
+
+# ------------------------------------------------------------------------- CSRF
+
+
+@pytest.fixture
+def guarded(app):
+    """The same database, with CSRF checks on as in production."""
+    app.config["WTF_CSRF_ENABLED"] = True
+    return app.test_client()
+
+
+def test_entering_without_a_token_is_refused(app, client, guarded):
+    game_id = start(client)
+    answer = say(guarded, game_id)
+    assert answer.status_code == 400
+    assert entering_rows(app) == []
+
+
+def test_entering_with_the_pages_token_is_accepted(app, client, guarded):
+    game_id = start(client)
+    page = form_of(guarded.get(f"/games/{game_id}/deals/new"))
+    token = page.hidden["csrf_token"]
+    assert token
+    answer = guarded.post(
+        f"/games/{game_id}/entering",
+        data={"device": PHONE_A, "deal": "1", "name": "Ann"},
+        headers={"X-CSRFToken": token},
+    )
+    assert answer.status_code == 204
+    assert entering_rows(app) == [(game_id, PHONE_A, "Ann", 1)]
