@@ -18,6 +18,7 @@ another, and a whole deal is entered and saved.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -218,6 +219,19 @@ def conflict(page: Page, world: World, app) -> None:
     page.wait_for_load_state("networkidle")
 
 
+def saved_meanwhile(page: Page, world: World, app) -> None:
+    """A new deal sent after another phone saved that deal: 409, both shown."""
+    page.goto(f"{page.base}/games/{world.playing}/deals/new")
+    with app.app_context():
+        game = scoresheet.get_game(world.playing)
+        scoresheet.add_deal(game, [won(CLASSIC_OUT, 500), caught(130, 30)])
+    page.fill("#s0-melded_points", "520")
+    count_from_here(page)
+    page.get_by_role("button", name=re.compile(r"Save deal \d+")).click()
+    expect(page.get_by_role("alert")).to_contain_text("saved on another phone meanwhile")
+    page.wait_for_load_state("networkidle")
+
+
 def refused_game(page: Page, world: World) -> None:
     """One player on two sides: the form comes back saying so."""
     page.goto(f"{page.base}/games/new?ruleset=classic")
@@ -267,6 +281,7 @@ PAGES: dict[str, Callable] = {
     "scoreboard-six-sides": plain("/games/{w.six_finished}"),
     "deal-refused": refused_deal,
     "deal-conflict": conflict,
+    "deal-saved-meanwhile": saved_meanwhile,
     "rule-cards": plain("/rules"),
     "rule-card": plain("/rules/classic"),
     "rule-card-open-books": plain("/rules/cutthroat"),
@@ -295,10 +310,11 @@ PAGES: dict[str, Callable] = {
     "club-game-new-partners": as_organiser(C + "/games/new?ruleset=classic"),
     "club-scoreboard-playing": as_organiser("/games/{w.club_playing}"),
     "club-scoreboard-finished": as_organiser("/games/{w.club_finished}"),
+    "offline": plain("/offline"),
     "not-found": plain("/no/such/page"),
     "game-not-found": plain("/games/999999"),
 }
-NEEDS_APP = {conflict, table_link}
+NEEDS_APP = {conflict, saved_meanwhile, table_link}
 
 
 # ------------------------------------------------------------------------- checks

@@ -114,7 +114,8 @@ def test_a_deal_saved_on_one_phone_shows_on_the_other(phone, browser, app):
         scorer.get_by_role("button", name="Save correction").tap()
         expect(scorer.get_by_text("Deal 1 corrected")).to_be_visible()
         expect(totals).to_contain_text("230", timeout=IN_STEP_MS)
-        expect(watcher.get_by_role("status").filter(has_text="A deal was corrected.")).to_be_visible()
+        news = watcher.get_by_role("status").filter(has_text="A deal was corrected.")
+        expect(news).to_be_visible()
         watcher.screenshot(path=os.path.join(ARTIFACTS, f"{scorer.device}-live-watcher.png"))
         assert deals_saved(app, game) == 1
     finally:
