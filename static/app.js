@@ -106,17 +106,20 @@
   }
   offline(!navigator.onLine);
 
+  // 32 hex digits (getRandomValues works on plain http too, where randomUUID does not).
+  function freshKey() {
+    return Array.prototype.map.call(crypto.getRandomValues(new Uint8Array(16)), function (b) {
+      return (b + 256).toString(16).slice(1);
+    }).join("");
+  }
   function device() {
     var id = store.getItem("hf-device");
     if (!/^[0-9a-f]{32}$/.test(id || "")) {
-      id = Array.prototype.map.call(crypto.getRandomValues(new Uint8Array(16)), function (b) {
-        return (b + 256).toString(16).slice(1);
-      }).join("");
+      id = freshKey();
       store.setItem("hf-device", id);
     }
     return id;
   }
-  function freshKey() { return crypto.randomUUID().replace(/-/g, ""); }
 
   // --- Deals waiting to send: listed on the game's pages, with what to do about each. ---
   function mine() {

@@ -40,6 +40,9 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.method === "POST") {
+    // Signing out of a shared phone forgets the pages kept for the organiser; deals waiting
+    // to send stay.
+    if (url.pathname === "/logout") event.waitUntil(caches.delete(PAGES));
     if (request.mode === "navigate" && DEAL_FORM.test(url.pathname)) {
       event.respondWith(sendOrKeep(request, url));
     }
@@ -122,7 +125,8 @@ async function sendOrKeep(request, url) {
       game: Number(game),
       url: url.pathname,
       body: body,
-      number: Number(fields.get("number")) || null,
+      // A new deal's form names its number; a correction's address does.
+      number: Number(fields.get("number") || (url.pathname.match(/(\d+)\/edit$/) || [])[1]) || null,
       at: Date.now(),
       state: "waiting",
       message: "",

@@ -101,6 +101,14 @@ def phone(request, browser, live_server):
     assert page.outside == [], f"requests to other hosts: {page.outside}"
 
 
+def check_axe(page) -> None:
+    """axe-core in the page: no violation of any rule, each one explained if found."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    result = Axe().run(page)
+    assert result.violations_count == 0, result.generate_report()
+
+
 def start_game(page, ruleset: str = "classic") -> None:
     """Start a game of Ann & Bob against Cat & Dan the quick way; the scoreboard is shown."""
     page.goto(page.base + f"/games/new?ruleset={ruleset}")

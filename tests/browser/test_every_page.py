@@ -33,7 +33,7 @@ from scorekeeper.models import Game
 from scorekeeper.rules import DealEntry
 from scorekeeper.scoresheet import SideSetup
 
-from .conftest import ARTIFACTS, PHONES, phone_context, watch
+from .conftest import ARTIFACTS, PHONES, check_axe, phone_context, watch
 
 MAX_PAGE_BYTES = 50 * 1024
 DEMO_SLUG = "demo"
@@ -382,14 +382,6 @@ def too_wide(page: Page) -> str | None:
         width,
     )
     return f"the page scrolls sideways: {scroll} px wide on a {width} px screen: {wide}"
-
-
-def check_axe(page: Page) -> None:
-    """axe-core in the page: no violation of any rule, each one explained if found."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    result = Axe().run(page)
-    assert result.violations_count == 0, result.generate_report()
 
 
 @pytest.mark.parametrize("name", list(PAGES))

@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from scorekeeper.db import db
 from scorekeeper.models import Deal
 
-from .conftest import ARTIFACTS, phone_context, start_game, watch
+from .conftest import ARTIFACTS, check_axe, phone_context, start_game, watch
 
 # Within 2 seconds of the save, every other phone shows it (the promise).
 IN_STEP_MS = 2000
@@ -144,6 +144,7 @@ def test_a_deal_entered_with_no_signal_arrives_once(phone, app):
     expect(waiting).to_contain_text("Deal 1, entered at")
     expect(waiting).to_contain_text("waiting to send")
     page.screenshot(path=os.path.join(ARTIFACTS, f"{page.device}-waiting-to-send.png"))
+    check_axe(page)
     assert deals_saved(app, game) == 0
 
     # A second deal entered on the kept form is deal 2, with its own key.
@@ -208,6 +209,7 @@ def test_a_deal_saved_meanwhile_is_shown_to_resolve(phone, browser, app):
     expect(page.locator("#s0-books-wild")).to_have_value("1")
     assert deals_saved(app, game) == 1
     page.screenshot(path=os.path.join(ARTIFACTS, f"{page.device}-saved-meanwhile.png"))
+    check_axe(page)
     page.get_by_role("button", name="Save deal 2").tap()
     expect(page.get_by_text("Deal 2 saved.")).to_be_visible()
     expect(page.locator("[data-outbox]")).to_be_hidden()
