@@ -16,7 +16,9 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -107,6 +109,16 @@ class Server:
         if self.proc and self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGTERM)
             self.proc.wait(timeout=30)
+
+
+def on_database(run: Callable[[str], None]) -> None:
+    """Run a bench on DATABASE_URL / TEST_DATABASE_URL if set, else on a fresh SQLite file."""
+    database_url = os.environ.get("TEST_DATABASE_URL") or os.environ.get("DATABASE_URL")
+    if database_url:
+        run(database_url)
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        run(f"sqlite:///{folder}/bench.sqlite")
 
 
 def init_db(database_url: str) -> None:

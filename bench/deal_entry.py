@@ -24,11 +24,9 @@ Target: a deal costs at most 3 times the bare route.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import statistics
 import sys
-import tempfile
 import time
 import uuid
 from http.cookies import SimpleCookie
@@ -36,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _serve import Server, call, init_db, machine, ms  # noqa: E402
+from _serve import Server, call, init_db, machine, ms, on_database  # noqa: E402
 from flask import Flask, redirect  # noqa: E402
 
 # A typical classic deal: North goes out with 2 clean, 2 dirty and 1 wild book and a red three;
@@ -198,12 +196,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=25, help="classic games of 4 deals")
     parser.add_argument("--long", type=int, default=30, help="deals of one ten-thousand game")
     args = parser.parse_args()
-    database_url = os.environ.get("TEST_DATABASE_URL") or os.environ.get("DATABASE_URL")
-    if database_url:
-        run(args, database_url)
-        return
-    with tempfile.TemporaryDirectory() as folder:
-        run(args, f"sqlite:///{folder}/bench.sqlite")
+    on_database(lambda url: run(args, url))
 
 
 if __name__ == "__main__":

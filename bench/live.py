@@ -22,14 +22,13 @@ import os
 import secrets
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _serve import Server, call, init_db, machine, ms  # noqa: E402
+from _serve import Server, call, init_db, machine, ms, on_database  # noqa: E402
 
 POLL_SECONDS = 1.0  # as static/app.js
 ENTRY = {
@@ -141,12 +140,7 @@ def main() -> None:
     parser.add_argument("--gap", type=float, default=3.0, help="seconds between deals")
     parser.add_argument("--workers", type=int, default=4)
     args = parser.parse_args()
-    database_url = os.environ.get("TEST_DATABASE_URL") or os.environ.get("DATABASE_URL")
-    if database_url:
-        run(args, database_url)
-        return
-    with tempfile.TemporaryDirectory() as folder:
-        run(args, f"sqlite:///{folder}/bench.sqlite")
+    on_database(lambda url: run(args, url))
 
 
 if __name__ == "__main__":

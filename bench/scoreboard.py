@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _serve import Server, call, init_db, machine, ms  # noqa: E402
+from _serve import Server, call, init_db, machine, ms, on_database  # noqa: E402
 
 DEALS = 30
 # 29 deals of 325 and 300 melded leave North at 9,425; the 30th (North goes out with 3 clean,
@@ -91,12 +89,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=200)
     args = parser.parse_args()
-    database_url = os.environ.get("TEST_DATABASE_URL") or os.environ.get("DATABASE_URL")
-    if database_url:
-        run(args.requests, database_url)
-        return
-    with tempfile.TemporaryDirectory() as folder:
-        run(args.requests, f"sqlite:///{folder}/bench.sqlite")
+    on_database(lambda url: run(args.requests, url))
 
 
 if __name__ == "__main__":

@@ -82,6 +82,14 @@ def serve_worker(page) -> None:
     expect(page.locator("main")).to_be_visible()
 
 
+def game_opened_with_signal(page) -> int:
+    """Start a game and open its scoreboard with the worker in charge; returns the game's id."""
+    # From then on the phone keeps the scoreboard, and the worker fetches its deal form and
+    # rule card.
+    game = game_opened_with_signal(page)
+    return game
+
+
 def test_a_deal_saved_on_one_phone_shows_on_the_other(phone, browser, app):
     scorer = phone
     start_game(scorer)
@@ -125,12 +133,7 @@ def test_a_deal_saved_on_one_phone_shows_on_the_other(phone, browser, app):
 
 def test_a_deal_entered_with_no_signal_arrives_once(phone, app):
     page = phone
-    start_game(page)
-    game = game_id(page)
-    serve_worker(page)
-    # Opened once with signal: the scoreboard (and, kept by the worker, its deal form).
-    page.goto(f"{page.base}/games/{game}")
-    serve_worker(page)
+    game = game_opened_with_signal(page)
 
     no_signal(page.context)
     page.reload()  # the scoreboard opens from the phone
@@ -171,11 +174,7 @@ def test_a_deal_entered_with_no_signal_arrives_once(phone, app):
 
 def test_a_deal_saved_meanwhile_is_shown_to_resolve(phone, browser, app):
     page = phone
-    start_game(page)
-    game = game_id(page)
-    serve_worker(page)
-    page.goto(f"{page.base}/games/{game}")
-    serve_worker(page)
+    game = game_opened_with_signal(page)
 
     no_signal(page.context)
     page.get_by_role("link", name="Enter deal 1").tap()
@@ -218,11 +217,7 @@ def test_a_deal_saved_meanwhile_is_shown_to_resolve(phone, browser, app):
 
 def test_kept_pages_open_with_no_signal(phone):
     page = phone
-    start_game(page)
-    game = game_id(page)
-    serve_worker(page)
-    page.goto(f"{page.base}/games/{game}")
-    serve_worker(page)
+    game = game_opened_with_signal(page)
     # The worker keeps the game's rule card and deal form without anyone opening them.
     page.wait_for_timeout(500)
 
