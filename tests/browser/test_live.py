@@ -86,7 +86,11 @@ def game_opened_with_signal(page) -> int:
     """Start a game and open its scoreboard with the worker in charge; returns the game's id."""
     # From then on the phone keeps the scoreboard, and the worker fetches its deal form and
     # rule card.
-    game = game_opened_with_signal(page)
+    start_game(page)
+    game = game_id(page)
+    serve_worker(page)
+    page.goto(f"{page.base}/games/{game}")
+    serve_worker(page)
     return game
 
 
