@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import Row, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .db import db
@@ -62,9 +62,7 @@ def table_state(game_id: int, device: str | None, now: datetime | None = None) -
     Three small queries, no ORM objects: every phone showing a game asks every second or two.
     """
     now = now or datetime.now(UTC)
-    game = db.session.execute(
-        select(Game.club_id, Game.finished_at).where(Game.id == game_id)
-    ).one_or_none()
+    game = game_row(game_id)
     if game is None:
         return None
     deals, versions = db.session.execute(
@@ -88,6 +86,14 @@ def table_state(game_id: int, device: str | None, now: datetime | None = None) -
     entering = [(name, number) for name, number in db.session.execute(query)]
     finished = game.finished_at is not None
     return TableState(game_id, game.club_id, version(deals, versions), deals, finished, entering)
+
+
+def game_row(game_id: int) -> Row[tuple[int | None, datetime | None]] | None:
+    """The game's club and end, without loading the game; None if no such game."""
+    if not 0 < game_id < 2**63:  # beyond any database's integer: no such game
+        return None
+    query = select(Game.club_id, Game.finished_at).where(Game.id == game_id)
+    return db.session.execute(query).one_or_none()
 
 
 def say_entering(game_id: int, device: str, name: str, deal_number: int) -> None:

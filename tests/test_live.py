@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 from functools import partial
-from html.parser import HTMLParser
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from page_reader import Page, read_page
 from sqlalchemy import select, update
 from werkzeug.security import generate_password_hash
 
@@ -32,48 +32,8 @@ PHONE_C = "0123456789abcdef" * 2
 # ------------------------------------------------------------------------- helpers
 
 
-class _Form(HTMLParser):
-    """The values a page's form inputs would send, its visible text, and its submit buttons."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.values: dict[str, str] = {}
-        self.hidden: dict[str, str] = {}
-        self.words: list[str] = []
-        self.buttons: list[str] = []
-        self._in_button = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        attr = dict(attrs)
-        if tag == "button" and (attr.get("type") or "submit") == "submit":
-            self._in_button = True
-            self.buttons.append("")
-        if tag != "input" or not attr.get("name"):
-            return
-        name, kind = attr["name"] or "", (attr.get("type") or "text").lower()
-        if kind in ("radio", "checkbox"):
-            if "checked" in attr:
-                value = attr.get("value")
-                self.values[name] = "on" if value is None else value
-        elif kind not in ("submit", "button"):
-            self.values[name] = attr.get("value") or ""
-            if kind == "hidden":
-                self.hidden[name] = attr.get("value") or ""
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "button":
-            self._in_button = False
-
-    def handle_data(self, data: str) -> None:
-        self.words.append(data)
-        if self._in_button:
-            self.buttons[-1] += data
-
-
-def form_of(response) -> _Form:
-    page = _Form()
-    page.feed(response.get_data(as_text=True))
-    return page
+def form_of(response) -> Page:
+    return read_page(response.get_data(as_text=True))
 
 
 def text(response) -> str:

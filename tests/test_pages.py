@@ -8,65 +8,22 @@ figures typed in, and the whole form posted. Expected figures are worked out by 
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 from typing import Any
 
 import pytest
+from page_reader import read_page
 
 # ------------------------------------------------------------------------- helpers
 
 
-class _Page(HTMLParser):
-    """The visible text of a page and the values its form inputs would send."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.words: list[str] = []
-        self.values: dict[str, str] = {}
-        self.inputs: list[str] = []
-        self._hidden = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style"):
-            self._hidden += 1
-        if tag != "input":
-            return
-        attr = dict(attrs)
-        name = attr.get("name")
-        if not name:
-            return
-        self.inputs.append(name)
-        kind = (attr.get("type") or "text").lower()
-        if kind in ("radio", "checkbox"):
-            if "checked" in attr:
-                value = attr.get("value")
-                self.values[name] = "on" if value is None else value
-        elif kind not in ("submit", "button"):
-            self.values[name] = attr.get("value") or ""
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style"):
-            self._hidden -= 1
-
-    def handle_data(self, data: str) -> None:
-        if not self._hidden:
-            self.words.append(data)
-
-
-def parse(html: str) -> _Page:
-    page = _Page()
-    page.feed(html)
-    return page
-
-
 def text(response) -> str:
     """A page's visible text, whitespace collapsed."""
-    return " ".join(" ".join(parse(response.get_data(as_text=True)).words).split())
+    return " ".join(" ".join(read_page(response.get_data(as_text=True)).words).split())
 
 
 def values(response) -> dict[str, str]:
     """What the page's form would post as it stands."""
-    return parse(response.get_data(as_text=True)).values
+    return read_page(response.get_data(as_text=True)).values
 
 
 def number(n: int) -> str:
@@ -154,7 +111,7 @@ def deal_by_form(client, game_id: int, figures: dict[str, str], went_out: str = 
     form = client.get(f"/games/{game_id}/deals/new")
     assert form.status_code == 200
     data = values(form)
-    missing = set(figures) - set(parse(form.get_data(as_text=True)).inputs)
+    missing = set(figures) - set(read_page(form.get_data(as_text=True)).inputs)
     assert not missing, f"the deal form has no {missing}"
     data.update(figures)
     data["went_out"] = went_out
@@ -348,7 +305,7 @@ def test_family_form_has_no_red_three_laid_down(client):
     """Family red threes cannot be laid down: neither a house rule nor a deal figure for it."""
     assert "rule_red_three_down" not in values(client.get("/games/new?ruleset=family"))
     game_id = api_game(client, "family", TEAMS)
-    fields = parse(client.get(f"/games/{game_id}/deals/new").get_data(as_text=True)).inputs
+    fields = read_page(client.get(f"/games/{game_id}/deals/new").get_data(as_text=True)).inputs
     assert "s0-red_threes_down" not in fields
     assert "s0-red_threes_caught" in fields
     assert "s0-books-clean_sevens" in fields

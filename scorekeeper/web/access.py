@@ -61,13 +61,23 @@ def game_or_404(game_id: int) -> Game:
 
 
 def game_level(game: Game) -> Level:
-    """A casual game is open to whoever holds its link; a club game follows its club."""
-    return Level.TABLE if game.club is None else club_level(game.club)
+    """The visitor's level for a game."""
+    return table_level(game.club)
+
+
+def table_level(club: Club | None) -> Level:
+    """A casual game (no club) is open to whoever holds its link; a club game follows its club."""
+    return Level.TABLE if club is None else club_level(club)
 
 
 def require_game(game: Game, needed: Level) -> Level:
     """The visitor's level for a game, or 404/403."""
-    level = game_level(game)
+    return require_table(game.club, needed)
+
+
+def require_table(club: Club | None, needed: Level) -> Level:
+    """The visitor's level for a game of this club (None: a casual game), or 404/403."""
+    level = table_level(club)
     if level < needed:
         abort(404 if level == Level.NONE else 403)
     return level

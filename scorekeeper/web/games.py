@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Sequence
+from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
@@ -194,21 +195,17 @@ def _saved_meanwhile(game: Game, form: DealForm, opened_for: int):
     """
     progress = scoresheet.progress_of(game)
     form.number.data = str(progress.next_deal)
-    since = progress.deals[max(0, opened_for - 1) :]
-    return render_template(
-        "deal.html",
-        game=game,
-        rules=scoresheet.rules_of(game),
-        form=form,
-        number=progress.next_deal,
-        minimums=progress.minimums,
-        problems=[],
-        correcting=False,
-        field_name=field_name,
-        meanwhile=since,
+    return _deal_page(
+        game,
+        form,
+        progress.next_deal,
+        progress.minimums,
+        [],
+        meanwhile=progress.deals[max(0, opened_for - 1) :],
         over=progress.finished,
         winners=progress.winners,
-    ), 409
+        status=409,
+    )
 
 
 @bp.route("/games/<int:game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
@@ -325,8 +322,10 @@ def _deal_page(
     minimums: Sequence[int],
     problems: list[str],
     correcting: bool = False,
+    status: int | None = None,
+    **shown: Any,
 ):
-    status = 422 if request.method == "POST" else 200
+    status = status or (422 if request.method == "POST" else 200)
     return render_template(
         "deal.html",
         game=game,
@@ -337,4 +336,5 @@ def _deal_page(
         problems=problems,
         correcting=correcting,
         field_name=field_name,
+        **shown,
     ), status

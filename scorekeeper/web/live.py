@@ -12,19 +12,16 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 from .. import live
 from ..db import db
 from ..models import Club
-from .access import Level, club_level
+from .access import Level, require_table
 
 bp = Blueprint("live", __name__)
 DEVICE = re.compile(r"[0-9a-f]{32}")
 DEAL = re.compile(r"[1-9][0-9]{0,3}")
 
 
-def _level(club_id: int | None) -> Level:
-    """A casual game is open to whoever holds its link; a club game follows its club."""
-    if club_id is None:
-        return Level.TABLE
-    club = db.session.get(Club, club_id)
-    return Level.NONE if club is None else club_level(club)
+def _require(club_id: int | None, needed: Level) -> Level:
+    """The visitor's level for a game of this club, or 404/403 (as for every game page)."""
+    return require_table(db.session.get(Club, club_id) if club_id else None, needed)
 
 
 def _device(value: str | None) -> str | None:
@@ -38,10 +35,10 @@ def game(game_id: int):
     Phones poll this every second or two with the ETag of their last answer: an unchanged game
     costs three small queries and an empty 304.
     """
-    device = _device(request.args.get("device"))
-    state = live.table_state(game_id, device) if 0 < game_id < 2**63 else None
-    if state is None or _level(state.club_id) < Level.READ:
+    state = live.table_state(game_id, _device(request.args.get("device")))
+    if state is None:
         abort(404)
+    _require(state.club_id, Level.READ)
     body = json.dumps(state.as_json(), separators=(",", ":"))
     response = current_app.response_class(body, mimetype="application/json")
     response.set_etag(hashlib.sha256(body.encode()).hexdigest()[:20])
@@ -53,13 +50,12 @@ def game(game_id: int):
 @bp.post("/games/<int:game_id>/entering")
 def entering(game_id: int):
     """A phone says it has deal N's form open (or, with `leaving`, that it has closed it)."""
+    row = live.game_row(game_id)
+    if row is None:
+        abort(404)
+    _require(row.club_id, Level.TABLE)
     device = _device(request.form.get("device"))
     deal = request.form.get("deal", "")
-    state = live.table_state(game_id, device) if 0 < game_id < 2**63 else None
-    if state is None or _level(state.club_id) < Level.READ:
-        abort(404)
-    if _level(state.club_id) < Level.TABLE:
-        abort(403)
     if device is None or not DEAL.fullmatch(deal):
         return jsonify(error="Give 'device' (32 hex digits) and 'deal' (a deal number)."), 400
     if request.form.get("leaving"):

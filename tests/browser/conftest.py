@@ -87,14 +87,20 @@ def watch(page, live_server: str) -> None:
     page.on("requestfinished", on_finished)
 
 
+def open_phone(browser, name: str, live_server: str):
+    """A page on a new phone of this shape, watched, knowing the server and its own name."""
+    page = phone_context(browser, name).new_page()
+    watch(page, live_server)
+    page.base = live_server
+    page.device = name
+    return page
+
+
 @pytest.fixture(params=sorted(PHONES))
 def phone(request, browser, live_server):
     """A page on each phone (small and Pixel 7), failing on any request to another host."""
-    context = phone_context(browser, request.param)
-    page = context.new_page()
-    watch(page, live_server)
-    page.base = live_server
-    page.device = request.param
+    page = open_phone(browser, request.param, live_server)
+    context = page.context
     yield page
     os.makedirs(ARTIFACTS, exist_ok=True)
     context.close()

@@ -33,7 +33,7 @@ from scorekeeper.models import Game
 from scorekeeper.rules import DealEntry
 from scorekeeper.scoresheet import SideSetup
 
-from .conftest import ARTIFACTS, PHONES, check_axe, phone_context, watch
+from .conftest import ARTIFACTS, PHONES, check_axe, open_phone
 
 MAX_PAGE_BYTES = 50 * 1024
 DEMO_SLUG = "demo"
@@ -458,11 +458,8 @@ LAYOUT_PROBLEMS = """(width) => {
 @pytest.fixture(params=sorted(PHONES))
 def large_text(request, browser, live_server):
     """A phone whose owner doubled the browser's text size (Chromium's font-size setting)."""
-    context = phone_context(browser, request.param)
-    page = context.new_page()
-    watch(page, live_server)
-    page.base = live_server
-    page.device = request.param
+    page = open_phone(browser, request.param, live_server)
+    context = page.context
     session = context.new_cdp_session(page)
     session.send("Page.setFontSizes", {"fontSizes": LARGE_TEXT})
     yield page

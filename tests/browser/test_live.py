@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from scorekeeper.db import db
 from scorekeeper.models import Deal
 
-from .conftest import ARTIFACTS, check_axe, phone_context, start_game, watch
+from .conftest import ARTIFACTS, check_axe, open_phone, start_game
 
 # Within 2 seconds of the save, every other phone shows it (the issue's promise).
 IN_STEP_MS = 2000
@@ -47,12 +47,7 @@ def _refuse_worker(route) -> None:
 
 def second_phone(browser, page):
     """Another phone at the same table, opening the same server."""
-    context = phone_context(browser, page.device)
-    other = context.new_page()
-    watch(other, page.base)
-    other.base = page.base
-    other.device = page.device
-    return other
+    return open_phone(browser, page.device, page.base)
 
 
 def deals_saved(app, game_id: int) -> int:
