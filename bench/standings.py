@@ -4,7 +4,7 @@
 
 Each size gets a fresh SQLite database in a temporary folder, filled by `fill_demo`. The page
 is timed through the Flask test client; if it is not there yet (404), the JSON API's standings,
-and failing that `clubs.standings` itself. The script prints which one it timed.
+and failing that `standings.standings` itself. The script prints which one it timed.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 from flask_migrate import upgrade
 from sqlalchemy import func, select
 
-from scorekeeper import clubs, create_app
+from scorekeeper import clubs, create_app, standings
 from scorekeeper.db import db
 from scorekeeper.demo import fill_demo
 from scorekeeper.models import Deal, DealScore, Game, Player, Side
@@ -75,7 +75,7 @@ def measure(games: int, requests: int, folder: Path) -> Figures:
             db.session.execute(select(func.count()).select_from(model)).scalar_one()
             for model in (Game, Side, Player, Deal, DealScore)
         )
-        standings_rows = len(clubs.standings(club, clubs.Filters()))
+        standings_rows = len(standings.standings(club, standings.Filters()))
         db.session.remove()
 
     client = app.test_client()
@@ -129,10 +129,10 @@ def _target(app, client) -> tuple[str, Callable[[], None]]:
     def direct() -> None:
         with app.app_context():
             club = clubs.club_by_slug(SLUG)
-            clubs.standings(club, clubs.Filters())
+            standings.standings(club, standings.Filters())
             db.session.remove()
 
-    return "clubs.standings(club, Filters()) (direct call, in a fresh app context)", direct
+    return "standings.standings(club, Filters()) (direct call, in a fresh app context)", direct
 
 
 def _p95(times: list[float]) -> float:

@@ -101,15 +101,22 @@ def _login(app: Flask) -> None:
 
 
 def _template_globals(app: Flask) -> None:
-    """The game's names, for templates that label cards, books and bonuses; a game's version."""
+    """The game's names and who may do what, for every template; a game's version."""
+    from .access import may_correct, may_delete, may_enter
     from .live import version_of
-    from .rules.ruleset import BOOK_LABELS, CARD_CATEGORIES, CARD_LABELS, EXTRA_BONUSES
+    from .rules import terms
 
     app.jinja_env.globals.update(
-        card_labels=CARD_LABELS,
-        book_labels=BOOK_LABELS,
-        extra_labels=EXTRA_BONUSES,
-        card_categories=CARD_CATEGORIES,
+        card_labels=terms.CARD_LABELS,
+        book_labels=terms.BOOK_LABELS,
+        extra_labels=terms.EXTRA_BONUSES,
+        card_categories=terms.CARD_CATEGORIES,
+        breakdown_lines=terms.BREAKDOWN_LINES,
+        max_name=terms.MAX_NAME,
+        max_device_name=terms.MAX_DEVICE_NAME,
+        may_correct=may_correct,
+        may_delete=may_delete,
+        may_enter=may_enter,
         live_version=version_of,
     )
 

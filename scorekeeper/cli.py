@@ -1,4 +1,4 @@
-"""Command-line tasks: `flask --app scorekeeper init-db`."""
+"""Command-line tasks: `flask --app scorekeeper init-db`, `backup`, `demo`, `recompute`."""
 
 from __future__ import annotations
 
@@ -46,6 +46,22 @@ def register(app: Flask) -> None:
             raise click.ClickException(f"The copy failed its integrity check: {check}")
         click.echo(f"Backed up to {target} ({target.stat().st_size:,} bytes, integrity ok).")
 
+    @app.cli.command("recompute")
+    @click.option("--dry-run", is_flag=True, help="Only report what differs; change nothing.")
+    def recompute_command(dry_run: bool) -> None:
+        """Rebuild every stored total and standings figure from the deals' entries."""
+        from .recompute import recompute
+
+        def report(done: int) -> None:
+            if done % 10_000 == 0:
+                click.echo(f"  {done:,} games")
+
+        found = recompute(dry_run=dry_run, progress=report)
+        for line in found.lines():
+            click.echo(line)
+        if dry_run and found.changed:
+            click.echo("Dry run: nothing was changed. Run without --dry-run to put it right.")
+
     @app.cli.command("demo")
     @click.option("--club", "slug", default="demo", show_default=True, help="The club's slug.")
     @click.option(
@@ -58,6 +74,7 @@ def register(app: Flask) -> None:
     @click.option("--seed", default=7, show_default=True, help="The same seed, the same club.")
     def demo(slug: str, games: int, seed: int) -> None:
         """Fill (or refill) a public demo club with members, seasons and finished games."""
+        from .accounts import AccountRefused
         from .clubs import ClubRefused
         from .demo import ORGANISER, PASSWORD, fill_demo, finished_games
 
@@ -67,7 +84,7 @@ def register(app: Flask) -> None:
 
         try:
             club = fill_demo(slug, games, seed, progress=report)
-        except ClubRefused as exc:
+        except (AccountRefused, ClubRefused) as exc:
             raise click.ClickException(str(exc)) from exc
         click.echo(
             f"Demo club '{club.slug}': {len(club.members)} members, {len(club.seasons)} seasons, "

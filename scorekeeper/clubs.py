@@ -1,43 +1,23 @@
-"""Clubs: members, seasons, organisers, the table link, standings and history.
+"""Clubs: the club itself, its table link, organisers, members and seasons.
 
-Standings are summed by the database from the figures the engine left on each side.
+Standings and history are `standings.py`; organisers' accounts are `accounts.py`.
 """
 
 from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date
 
-from sqlalchemy import delete, exists, func, select
-from sqlalchemy.orm import selectinload
-from werkzeug.security import check_password_hash, generate_password_hash
+from sqlalchemy import delete, func, select
 
-from . import scoresheet
+from . import figures
+from .accounts import organiser_named
 from .db import db
-from .models import (
-    RESULT_FIGURES,
-    Club,
-    Game,
-    LoginAttempt,
-    Member,
-    MemberDay,
-    MemberResult,
-    Organiser,
-    Player,
-    Season,
-    Side,
-)
-from .rules import PRESETS
-from .scoresheet import CONTROL_MESSAGE, has_control
+from .models import Club, Member, MemberDay, MemberResult, Organiser, Player, Season, Side
+from .rules.terms import CONTROL_MESSAGE, MAX_CLUB_NAME, MAX_NAME, has_control
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{1,39}")
-# Plain ASCII, so that the database's lower() and Python agree on what "the same" means.
-USERNAME = re.compile(r"[A-Za-z0-9._-]{3,60}")
-MAX_NAME = 60
-PAGE_SIZE = 50
 
 
 class ClubRefused(ValueError):
@@ -47,71 +27,6 @@ class ClubRefused(ValueError):
 def new_table_code() -> str:
     """An unguessable code for the table link."""
     return secrets.token_urlsafe(18)
-
-
-# --- organisers --------------------------------------------------------------------------
-
-
-def register(username: str, password: str) -> Organiser:
-    """A new organiser account, its password hashed."""
-    username = username.strip()
-    if not USERNAME.fullmatch(username):
-        raise ClubRefused(
-            "A username needs 3 to 60 characters: letters a to z, digits, dots, dashes "
-            "or underscores."
-        )
-    if len(password) < 8:
-        raise ClubRefused("A password needs at least 8 characters.")
-    if organiser_named(username) is not None:
-        raise ClubRefused(f"The username {username} is taken.")
-    organiser = Organiser(username=username, password_hash=generate_password_hash(password))
-    db.session.add(organiser)
-    db.session.commit()
-    return organiser
-
-
-def organiser_named(username: str) -> Organiser | None:
-    """An organiser by username (case-insensitive)."""
-    if not USERNAME.fullmatch(username.strip()):
-        return None  # no account has such a name; never send it to the database
-    query = select(Organiser).where(func.lower(Organiser.username) == username.strip().lower())
-    return db.session.execute(query).scalar_one_or_none()
-
-
-def authenticate(username: str, password: str) -> Organiser | None:
-    """The organiser whose password this is, or None."""
-    organiser = organiser_named(username)
-    if organiser is None or not check_password_hash(organiser.password_hash, password):
-        return None
-    return organiser
-
-
-LOGIN_WINDOW = timedelta(minutes=15)
-LOGIN_FAILURES = 5
-
-
-def login_blocked(username: str, address: str) -> bool:
-    """Too many failed sign-ins lately, for this username or from this address."""
-    since = datetime.now(UTC) - LOGIN_WINDOW
-    query = select(func.count()).where(
-        LoginAttempt.at >= since,
-        (func.lower(LoginAttempt.username) == _attempted(username).lower())
-        | (LoginAttempt.address == address[:64]),
-    )
-    return db.session.execute(query).scalar_one() >= LOGIN_FAILURES
-
-
-def _attempted(username: str) -> str:
-    """The username as a sign-in attempt is filed: a name no account could have is '?'."""
-    return username.strip() if USERNAME.fullmatch(username.strip()) else "?"
-
-
-def record_failed_login(username: str, address: str) -> None:
-    """Remember a failed sign-in (and forget those older than a day)."""
-    now = datetime.now(UTC)
-    db.session.execute(delete(LoginAttempt).where(LoginAttempt.at < now - timedelta(days=1)))
-    db.session.add(LoginAttempt(username=_attempted(username), address=address[:64], at=now))
-    db.session.commit()
 
 
 # --- clubs -------------------------------------------------------------------------------
@@ -129,8 +44,8 @@ def create_club(name: str, slug: str, organiser: Organiser, *, public: bool = Fa
     name, slug = name.strip(), slug.strip().lower()
     if has_control(name):
         raise ClubRefused(CONTROL_MESSAGE)
-    if not 1 <= len(name) <= 80:
-        raise ClubRefused("A club needs a name of up to 80 characters.")
+    if not 1 <= len(name) <= MAX_CLUB_NAME:
+        raise ClubRefused(f"A club needs a name of up to {MAX_CLUB_NAME} characters.")
     if not SLUG.fullmatch(slug):
         raise ClubRefused(
             "The web address must be 2 to 40 lowercase letters, digits or hyphens, "
@@ -170,8 +85,8 @@ def add_organiser(club: Club, username: str) -> Organiser:
 
 def update_settings(club: Club, *, name: str, public: bool, min_games: int) -> None:
     """Change the club's name, visibility and ranking threshold."""
-    if not 1 <= len(name.strip()) <= 80:
-        raise ClubRefused("A club needs a name of up to 80 characters.")
+    if not 1 <= len(name.strip()) <= MAX_CLUB_NAME:
+        raise ClubRefused(f"A club needs a name of up to {MAX_CLUB_NAME} characters.")
     if has_control(name):
         raise ClubRefused(CONTROL_MESSAGE)
     if not 0 <= min_games <= 1000:
@@ -195,7 +110,7 @@ def add_member(club: Club, name: str) -> Member:
     if has_control(name):
         raise ClubRefused(CONTROL_MESSAGE)
     if not 1 <= len(name) <= MAX_NAME:
-        raise ClubRefused("A member needs a name of up to 60 characters.")
+        raise ClubRefused(f"A member needs a name of up to {MAX_NAME} characters.")
     if any(m.name.casefold() == name.casefold() for m in club.members):
         raise ClubRefused(f"{name} is already a member.")
     added = Member(name=name)
@@ -246,7 +161,7 @@ def merge_members(source: Member, into: Member) -> None:
         result.member_id = into.id
     db.session.execute(delete(MemberDay).where(MemberDay.member_id == source.id))
     db.session.delete(source)
-    scoresheet.refresh_member_days(into.club_id)
+    figures.refresh_member_days(into.club_id)
     db.session.commit()
 
 
@@ -275,7 +190,7 @@ def add_season(club: Club, name: str, starts_on: date, ends_on: date) -> Season:
     if has_control(name):
         raise ClubRefused(CONTROL_MESSAGE)
     if not 1 <= len(name) <= MAX_NAME:
-        raise ClubRefused("A season needs a name of up to 60 characters.")
+        raise ClubRefused(f"A season needs a name of up to {MAX_NAME} characters.")
     if ends_on < starts_on:
         raise ClubRefused("A season cannot end before it starts.")
     season = Season(name=name, starts_on=starts_on, ends_on=ends_on)
@@ -294,216 +209,3 @@ def current_season(club: Club, today: date) -> Season | None:
     started = [s for s in club.seasons if s.starts_on <= today]
     holding = [s for s in started if today <= s.ends_on]
     return (holding or started or [None])[0]
-
-
-# --- standings ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Filters:
-    """Which finished games count: a date range and a rule set, all optional."""
-
-    start: date | None = None
-    end: date | None = None
-    ruleset: str | None = None
-    member_id: int | None = None
-
-    @classmethod
-    def for_season(cls, chosen: Season | None, **more) -> Filters:
-        """The dates of a season, if one is chosen."""
-        if chosen is None:
-            return cls(**more)
-        return cls(start=chosen.starts_on, end=chosen.ends_on, **more)
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One member's line in the standings."""
-
-    member_id: int
-    player: str
-    games: int
-    wins: int
-    total_points: int
-    deals: int
-    clean_books: int
-    dirty_books: int
-    wild_books: int
-    special_books: int
-    went_out: int
-    red_threes_caught: int
-    rank: int | None = None
-
-    @property
-    def win_rate(self) -> float:
-        """Wins over games, 0 to 1."""
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def average_score(self) -> float:
-        """The average final total of the member's side."""
-        return self.total_points / self.games if self.games else 0.0
-
-    @property
-    def average_per_deal(self) -> float:
-        """Points per deal played."""
-        return self.total_points / self.deals if self.deals else 0.0
-
-
-SORTS = {
-    "win_rate": ("Win %", lambda s: s.win_rate),
-    "wins": ("Wins", lambda s: s.wins),
-    "games": ("Games", lambda s: s.games),
-    "average_score": ("Average score", lambda s: round(s.average_score, 6)),
-    "average_per_deal": ("Average per deal", lambda s: round(s.average_per_deal, 6)),
-    "total_points": ("Total points", lambda s: s.total_points),
-    "clean_books": ("Clean books", lambda s: s.clean_books),
-    "dirty_books": ("Dirty books", lambda s: s.dirty_books),
-    "wild_books": ("Wild books", lambda s: s.wild_books),
-    "went_out": ("Went out", lambda s: s.went_out),
-    # Fewer red threes caught is better: the negative puts the fewest first.
-    "red_threes_caught": ("Red threes caught", lambda s: -s.red_threes_caught),
-    "special_books": ("Special books", lambda s: s.special_books),
-}
-
-
-def _finished_games(club: Club, filters: Filters):
-    conditions = [Game.club_id == club.id, Game.finished_at.is_not(None)]
-    if filters.start is not None:
-        conditions.append(Game.played_on >= filters.start)
-    if filters.end is not None:
-        conditions.append(Game.played_on <= filters.end)
-    if filters.ruleset:
-        conditions.append(Game.ruleset == filters.ruleset)
-    return conditions
-
-
-def _counted_results(club: Club, filters: Filters, table=MemberResult) -> list:
-    conditions = [table.club_id == club.id]
-    if filters.start is not None:
-        conditions.append(table.played_on >= filters.start)
-    if filters.end is not None:
-        conditions.append(table.played_on <= filters.end)
-    if filters.ruleset:
-        conditions.append(table.ruleset == filters.ruleset)
-    return conditions
-
-
-def standings(club: Club, filters: Filters, sort: str = "win_rate") -> list[Standing]:
-    """Every member who played a counted game, ranked; summed by the database, per club night."""
-    sums = (
-        select(
-            MemberDay.member_id,
-            func.sum(MemberDay.games),
-            *(func.sum(getattr(MemberDay, name)) for name in RESULT_FIGURES),
-        )
-        .where(*_counted_results(club, filters, MemberDay))
-        .group_by(MemberDay.member_id)
-        .subquery()
-    )
-    query = select(Member.id, Member.name, *list(sums.c)[1:]).join(
-        sums, sums.c.member_id == Member.id
-    )
-    rows = [Standing(*row) for row in db.session.execute(query)]
-    return rank(rows, sort, club.min_games_ranked)
-
-
-def rank(rows: Sequence[Standing], sort: str, min_games: int) -> list[Standing]:
-    """Sort by a figure, best first; equal figures share a rank; too few games, no rank."""
-    key = SORTS.get(sort, SORTS["win_rate"])[1]
-    ranked = sorted(
-        (r for r in rows if r.games >= min_games), key=lambda r: (-key(r), r.player.casefold())
-    )
-    unranked = sorted(
-        (r for r in rows if r.games < min_games), key=lambda r: (-key(r), r.player.casefold())
-    )
-    result: list[Standing] = []
-    for position, row in enumerate(ranked, start=1):
-        shared = result and key(result[-1]) == key(row)
-        place = result[-1].rank if shared else position
-        result.append(_with_rank(row, place))
-    return result + [_with_rank(row, None) for row in unranked]
-
-
-def _with_rank(row: Standing, place: int | None) -> Standing:
-    return Standing(**{**row.__dict__, "rank": place})
-
-
-# --- history -----------------------------------------------------------------------------
-
-
-def history(club: Club, filters: Filters, page: int = 1) -> tuple[list[Game], bool]:
-    """Finished games, newest first, a page at a time; and whether there are more."""
-    query = select(Game).where(*_finished_games(club, filters))
-    if filters.member_id is not None:
-        played = (
-            select(Player.id)
-            .join(Side, Player.side_id == Side.id)
-            .where(Side.game_id == Game.id, Player.member_id == filters.member_id)
-        )
-        query = query.where(exists(played))
-    query = (
-        query.order_by(Game.played_on.desc(), Game.id.desc())
-        .offset((max(page, 1) - 1) * PAGE_SIZE)
-        .limit(PAGE_SIZE + 1)
-        .options(selectinload(Game.sides).selectinload(Side.players))
-    )
-    games = list(db.session.execute(query).scalars())
-    return games[:PAGE_SIZE], len(games) > PAGE_SIZE
-
-
-def in_progress(club: Club, limit: int = 20) -> list[Game]:
-    """The club's unfinished games, most recently touched first."""
-    query = (
-        select(Game)
-        .where(Game.club_id == club.id, Game.finished_at.is_(None))
-        .order_by(Game.updated_at.desc(), Game.id.desc())
-        .limit(limit)
-        .options(selectinload(Game.sides))
-    )
-    return list(db.session.execute(query).scalars())
-
-
-@dataclass(frozen=True)
-class Result:
-    """One finished game, seen from one member's side."""
-
-    game_id: int
-    played_on: date
-    ruleset: str
-    side: str
-    total: int
-    won: bool
-
-
-def results_of(target: Member, filters: Filters, limit: int = 200) -> list[Result]:
-    """A member's finished games, oldest first (for a chart), within the filters."""
-    query = (
-        select(
-            MemberResult.game_id,
-            MemberResult.played_on,
-            MemberResult.ruleset,
-            Side.name,
-            MemberResult.final_total,
-            MemberResult.won,
-        )
-        .join(Side, MemberResult.side_id == Side.id)
-        .where(MemberResult.member_id == target.id, *_counted_results(target.club, filters))
-        .order_by(MemberResult.played_on.desc(), MemberResult.game_id.desc())
-        .limit(limit)
-    )
-    return [Result(*row) for row in reversed(db.session.execute(query).all())]
-
-
-def delete_game(game: Game) -> None:
-    """Remove a game and its deals for good (an organiser's decision)."""
-    club_id, day = game.club_id, game.played_on
-    db.session.delete(game)
-    if club_id is not None:
-        scoresheet.refresh_member_days(club_id, [day])
-    db.session.commit()
-
-
-def ruleset_choices() -> list[tuple[str, str]]:
-    """(key, name) for every preset, for filters."""
-    return [(r.key, r.name) for r in PRESETS.values()]

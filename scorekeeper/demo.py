@@ -1,7 +1,7 @@
 """A demo club full of realistic finished games, for trying the club pages and for benchmarks.
 
 Every deal is made up by a seeded random generator, then checked and scored by the rules
-engine through `scoresheet.record_game`, exactly as an imported game would be.
+engine through `games.record_game`, exactly as an imported game would be.
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from sqlalchemy import delete, func, select
 
-from . import clubs
+from . import accounts, clubs
 from . import rules as engine
 from .db import db
+from .games import SideSetup, record_game
 from .models import Club, Game, Organiser
 from .rules import DealEntry, RuleSet
 from .rules.ruleset import GOING_OUT_ONLY
-from .scoresheet import SideSetup, record_game
 
 ORGANISER = "demo"
 PASSWORD = "demo-club-password"
@@ -77,7 +77,7 @@ def fill_demo(
 ) -> Club:
     """Create, or replace, the demo club `slug` with members, seasons and finished games."""
     rng = random.Random(seed)
-    organiser = clubs.organiser_named(ORGANISER) or clubs.register(ORGANISER, PASSWORD)
+    organiser = accounts.organiser_named(ORGANISER) or accounts.register(ORGANISER, PASSWORD)
     _remove_old(slug, organiser)
     club = clubs.create_club(CLUB_NAME, slug, organiser, public=True)
     for name in MEMBERS:

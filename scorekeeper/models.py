@@ -20,6 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .db import db
+from .rules.terms import MAX_CLUB_NAME, MAX_DEVICE_NAME, MAX_NAME
 
 
 def _now() -> datetime:
@@ -44,7 +45,7 @@ class Organiser(UserMixin, db.Model):
     __tablename__ = "organiser"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    username: Mapped[str] = mapped_column(String(60), unique=True)
+    username: Mapped[str] = mapped_column(String(MAX_NAME), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
@@ -59,7 +60,7 @@ class LoginAttempt(db.Model):
     __tablename__ = "login_attempt"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    username: Mapped[str] = mapped_column(String(60), index=True)
+    username: Mapped[str] = mapped_column(String(MAX_NAME), index=True)
     address: Mapped[str] = mapped_column(String(64), index=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, index=True)
 
@@ -71,7 +72,7 @@ class Club(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(String(40), unique=True)
-    name: Mapped[str] = mapped_column(String(80))
+    name: Mapped[str] = mapped_column(String(MAX_CLUB_NAME))
     # The secret in the table link; replacing it locks out every old link.
     table_code: Mapped[str] = mapped_column(String(64))
     standings_public: Mapped[bool] = mapped_column(default=False)
@@ -97,7 +98,7 @@ class Member(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"), index=True)
-    name: Mapped[str] = mapped_column(String(60))
+    name: Mapped[str] = mapped_column(String(MAX_NAME))
     archived: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
@@ -111,7 +112,7 @@ class Season(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"), index=True)
-    name: Mapped[str] = mapped_column(String(60))
+    name: Mapped[str] = mapped_column(String(MAX_NAME))
     starts_on: Mapped[date] = mapped_column(Date)
     ends_on: Mapped[date] = mapped_column(Date)
 
@@ -158,7 +159,7 @@ class Side(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     position: Mapped[int]
-    name: Mapped[str] = mapped_column(String(60))
+    name: Mapped[str] = mapped_column(String(MAX_NAME))
     # The engine's figures for the game so far, kept in step after every deal so that
     # club standings are one GROUP BY in the database.
     final_total: Mapped[int] = mapped_column(default=0)
@@ -186,7 +187,7 @@ class Player(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     side_id: Mapped[int] = mapped_column(ForeignKey("side.id", ondelete="CASCADE"), index=True)
     position: Mapped[int]
-    name: Mapped[str] = mapped_column(String(60))
+    name: Mapped[str] = mapped_column(String(MAX_NAME))
     # A club member, or None for a guest (and in games without a club).
     member_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"), index=True)
 
@@ -351,6 +352,6 @@ class Entering(db.Model):
     )
     # A random id the phone keeps for itself; it names no one.
     device: Mapped[str] = mapped_column(String(32), primary_key=True)
-    name: Mapped[str] = mapped_column(String(40))
+    name: Mapped[str] = mapped_column(String(MAX_DEVICE_NAME))
     deal_number: Mapped[int]
     seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)

@@ -87,7 +87,7 @@
     });
     worker.ready.then(function () {
       tell({ type: "list" });
-      if (navigator.onLine) { tell({ type: "flush" }); }
+      if (signal) { tell({ type: "flush" }); }
       if (live) {
         // A game's scoreboard, deal form and rule card are kept on the phone for no signal.
         var links = document.querySelectorAll("a[href$='/rules'], a[href$='/deals/new'], [data-board]");
@@ -97,14 +97,27 @@
       }
     });
   }
-  window.addEventListener("online", function () { offline(false); tell({ type: "flush" }); });
-  window.addEventListener("offline", function () { offline(true); });
 
-  function offline(yes) {
+  // "No signal" is what happens to this page's requests, never what navigator.onLine says: on
+  // a club's wifi with no internet behind it, it says online while every request fails. A page
+  // the worker showed from the phone starts without signal (sw.js marks it); any request that
+  // gets an answer means signal, and the first one after none sends the deals waiting.
+  var signal = !document.documentElement.hasAttribute("data-from-phone");
+  function heard(yes) {
+    var back = yes && !signal;
+    signal = yes;
     var note = document.querySelector("[data-offline]");
-    if (note) { note.hidden = !yes; }
+    if (note) { note.hidden = yes; }
+    if (back) { tell({ type: "flush" }); }
   }
-  offline(!navigator.onLine);
+  heard(signal);
+  function request(url, options) {
+    return fetch(url, options).then(
+      function (response) { heard(true); return response; },
+      function (error) { heard(false); throw error; });
+  }
+  // Only a hint to try now: whether a request gets through is what counts.
+  window.addEventListener("online", function () { tell({ type: "flush" }); });
 
   // 32 hex digits (getRandomValues works on plain http too, where randomUUID does not).
   function freshKey() {
@@ -168,7 +181,7 @@
     });
     box.hidden = waiting.length === 0;
     renumber();
-    if (waiting.some(function (item) { return item.state === "waiting"; }) && navigator.onLine) {
+    if (waiting.some(function (item) { return item.state === "waiting"; })) {
       clearTimeout(showOutbox.retry);
       showOutbox.retry = setTimeout(function () { tell({ type: "flush" }); }, 5000);
     }
@@ -242,8 +255,8 @@
         data.append("leaving", "1");
         return navigator.sendBeacon && navigator.sendBeacon(live.dataset.entering, data);
       }
-      if (document.hidden || !navigator.onLine) { return; }
-      fetch(live.dataset.entering, { method: "POST", body: data, credentials: "same-origin" })
+      if (document.hidden) { return; }
+      request(live.dataset.entering, { method: "POST", body: data, credentials: "same-origin" })
         .catch(function () { /* no signal: said again in a few seconds */ });
     };
     say();
@@ -268,9 +281,8 @@
   function poll() {
     if (document.hidden) { return setTimeout(poll, 1000); }
     var headers = etag ? { "If-None-Match": etag } : {};
-    fetch(live.dataset.live + "?device=" + device(), { headers: headers, cache: "no-store", credentials: "same-origin" })
+    request(live.dataset.live + "?device=" + device(), { headers: headers, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
-        offline(false);
         if (response.status === 304 || !response.ok) { return null; }
         etag = response.headers.get("ETag");
         return response.json();
@@ -290,11 +302,11 @@
         }
         status(news + entering(state));
       })
-      .catch(function () { if (!navigator.onLine) { offline(true); } })
+      .catch(function () { /* no signal: the note says so; asked again in a second */ })
       .then(function () { setTimeout(poll, 1000); });
   }
   function refreshPage(state) {
-    return fetch(window.location.pathname, { credentials: "same-origin" })
+    return request(window.location.pathname, { credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : Promise.reject(); })
       .then(function (html) {
         var next = new DOMParser().parseFromString(html, "text/html").querySelector("main");
@@ -305,7 +317,6 @@
         open.forEach(function (id) { var d = document.getElementById(id); if (d) { d.open = true; } });
         live = document.querySelector("[data-live]") || live;
         version = live.dataset.version || state.version;
-        offline(!navigator.onLine);
         showOutbox();
         status(news + entering(state));
       })

@@ -74,17 +74,31 @@ async function fromPhoneThenRefresh(request) {
 async function fromNetworkOrPhone(request) {
   const network = fetch(request).then(async (response) => {
     if (response.ok && !response.redirected) await keepPage(request.url, response.clone());
-    flushSoon();
+    flushSoon(); // a request got through: so may the deals waiting to send
     return response;
   });
   const slow = new Promise((resolve) => setTimeout(resolve, PATIENCE_MS, null));
   try {
     const first = await Promise.race([network, slow]);
     if (first) return first;
-    return (await keptPage(request.url)) || (await network);
+    const kept = await keptPage(request.url);
+    return kept ? fromPhone(kept) : await network;
   } catch (error) {
-    return (await keptPage(request.url)) || (await caches.match("/offline")) || Response.error();
+    const kept = (await keptPage(request.url)) || (await caches.match("/offline"));
+    return kept ? fromPhone(kept) : Response.error();
   }
+}
+
+// A page shown from the phone says so in its own HTML (`<html data-from-phone>`), so app.js
+// shows "No signal" from the first moment, with no message to race the page's loading and no
+// inline script. navigator.onLine cannot tell: on wifi with no internet behind it, it says true.
+async function fromPhone(response) {
+  const type = response.headers.get("Content-Type") || "";
+  if (!type.startsWith("text/html")) return response;
+  const html = (await response.text()).replace(/<html\b/, "<html data-from-phone");
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  return new Response(html, { status: response.status, headers: headers });
 }
 
 // A kept page is stored without its one-time messages ("Deal 3 saved.") and without its
@@ -137,10 +151,27 @@ async function sendOrKeep(request, url) {
 }
 
 // Sending what waits, oldest first. A game's later deals wait behind one that needs a person.
+// Tried when a request has just got through (a page fetched here, a page's live poll answered)
+// and every 5 seconds while deals wait; a send that fails leaves the deal waiting.
+//
+// One send at a time. A flush asked for while one runs goes after it: the signal may have come
+// back since the running one began, and its answer would otherwise be the old failure.
 let flushing = null;
+let nextFlush = null;
 function flush() {
-  flushing = flushing || sendAll().finally(() => (flushing = null));
-  return flushing;
+  if (!flushing) {
+    flushing = sendAll().finally(() => (flushing = null));
+    return flushing;
+  }
+  nextFlush =
+    nextFlush ||
+    flushing
+      .catch(() => {})
+      .then(() => {
+        nextFlush = null;
+        return flush();
+      });
+  return nextFlush;
 }
 let flushTimer = null;
 function flushSoon() {

@@ -20,15 +20,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from flask_migrate import upgrade
 from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from scorekeeper import clubs, create_app
+from scorekeeper import accounts, clubs, create_app
 from scorekeeper.db import db
+from scorekeeper.games import SideSetup, record_game
 from scorekeeper.models import Club, Game, Organiser
 from scorekeeper.rules import DealEntry
-from scorekeeper.scoresheet import SideSetup, record_game
 
 PASSWORD = "table-for-four"
 
@@ -95,7 +94,9 @@ def _quick_hashing(patch) -> None:
     """One hashing round keeps sign-ups fast; test_passwords_are_stored_hashed checks the real
     hashing."""
     patch.setattr(
-        clubs, "generate_password_hash", partial(generate_password_hash, method="pbkdf2:sha256:1")
+        accounts,
+        "generate_password_hash",
+        partial(generate_password_hash, method="pbkdf2:sha256:1"),
     )
 
 
@@ -105,20 +106,18 @@ def quick(monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory):
+def world(tmp_path_factory, databases):
     with pytest.MonkeyPatch.context() as patch:
         _quick_hashing(patch)
-        path = tmp_path_factory.mktemp("access") / "access.sqlite"
+        folder = tmp_path_factory.mktemp("access")
         app = create_app(
             {
                 "TESTING": True,
                 "SECRET_KEY": "test",
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+                "SQLALCHEMY_DATABASE_URI": databases.sqlite_copy(folder, "access.sqlite"),
                 "WTF_CSRF_ENABLED": False,
             }
         )
-        with app.app_context():
-            upgrade()
         olga, vera, phone = app.test_client(), app.test_client(), app.test_client()
         _signup(olga, "olga")
         _club(olga, "priv", public=False)

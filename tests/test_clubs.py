@@ -22,14 +22,13 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
-from flask_migrate import upgrade
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import clubs, create_app
+from scorekeeper import accounts, clubs, create_app
 from scorekeeper.db import db
+from scorekeeper.games import SideSetup, record_game
 from scorekeeper.models import Game, Member, Player
 from scorekeeper.rules import DealEntry
-from scorekeeper.scoresheet import SideSetup, record_game
 
 SLUG = "tuesday"
 
@@ -38,7 +37,9 @@ SLUG = "tuesday"
 def quick_hashing(monkeypatch):
     """One hashing round per sign-up keeps these tests fast (test_club_access checks hashing)."""
     monkeypatch.setattr(
-        clubs, "generate_password_hash", partial(generate_password_hash, method="pbkdf2:sha256:1")
+        accounts,
+        "generate_password_hash",
+        partial(generate_password_hash, method="pbkdf2:sha256:1"),
     )
 
 
@@ -323,25 +324,23 @@ def classic_partnership(app) -> int:
     )
 
 
-def _built(tmp_path_factory, with_g8: bool):
+def _built(tmp_path_factory, databases, with_g8: bool):
     """A module-wide Tuesday club (optionally with g8) for tests that only read it."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(
-            clubs,
+            accounts,
             "generate_password_hash",
             partial(generate_password_hash, method="pbkdf2:sha256:1"),
         )
-        path = tmp_path_factory.mktemp("clubs") / "clubs.sqlite"
+        folder = tmp_path_factory.mktemp("clubs")
         app = create_app(
             {
                 "TESTING": True,
                 "SECRET_KEY": "test",
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+                "SQLALCHEMY_DATABASE_URI": databases.sqlite_copy(folder, "clubs.sqlite"),
                 "WTF_CSRF_ENABLED": False,
             }
         )
-        with app.app_context():
-            upgrade()
         client = app.test_client()
         made = tuesday(app, client)
         if with_g8:
@@ -356,17 +355,17 @@ def _done(app) -> None:
 
 
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory):
+def shared(tmp_path_factory, databases):
     """Tuesday, g1..g7, read only."""
-    built = _built(tmp_path_factory, with_g8=False)
+    built = _built(tmp_path_factory, databases, with_g8=False)
     yield built
     _done(built[0])
 
 
 @pytest.fixture(scope="module")
-def shared8(tmp_path_factory):
+def shared8(tmp_path_factory, databases):
     """Tuesday with g8, read only."""
-    built = _built(tmp_path_factory, with_g8=True)
+    built = _built(tmp_path_factory, databases, with_g8=True)
     yield built
     _done(built[0])
 

@@ -6,7 +6,7 @@ import random
 
 from sqlalchemy import func, select
 
-from scorekeeper import clubs, demo, scoresheet
+from scorekeeper import accounts, clubs, demo, games, standings
 from scorekeeper import rules as engine
 from scorekeeper.db import db
 from scorekeeper.models import Club, Game, Member, Organiser, Season
@@ -38,7 +38,7 @@ def test_demo_fills_a_public_club(app, runner):
         club = clubs.club_by_slug("demo")
         assert club is not None and club.standings_public
         assert [o.username for o in club.organisers] == ["demo"]
-        assert clubs.authenticate("demo", "demo-club-password") is not None
+        assert accounts.authenticate("demo", "demo-club-password") is not None
         assert len(club.members) == 16
         assert len({s.name for s in club.seasons}) == 4
         assert len(_games(club)) == GAMES
@@ -49,11 +49,11 @@ def test_every_game_is_finished_and_rescores(app, runner):
     _fill(runner)
     with app.app_context():
         club = clubs.club_by_slug("demo")
-        games = _games(club)
-        assert {g.ruleset for g in games} >= {"club", "classic"}
-        for game in games:
-            rules = scoresheet.rules_of(game)
-            progress = scoresheet.progress_of(game)
+        played = _games(club)
+        assert {g.ruleset for g in played} >= {"club", "classic"}
+        for game in played:
+            rules = games.rules_of(game)
+            progress = games.progress_of(game)
             assert game.finished_at is not None and progress.finished
             assert progress.totals == [side.final_total for side in game.sides]
             assert all(not deal.warnings for deal in progress.deals), game.id
@@ -81,7 +81,7 @@ def test_seasons_cover_the_games_and_standings_list_members(app, runner):
             assert (later.starts_on - earlier.ends_on).days == 1
         for game in _games(club):
             assert any(s.starts_on <= game.played_on <= s.ends_on for s in seasons)
-        rows = clubs.standings(club, clubs.Filters())
+        rows = standings.standings(club, standings.Filters())
         assert len(rows) >= 8
         assert all(row.games > 0 and row.player in demo.MEMBERS for row in rows)
         assert any(row.rank is not None for row in rows)
@@ -114,7 +114,7 @@ def test_same_seed_same_club_and_refill_replaces(app, runner):
 def test_demo_leaves_a_real_club_alone(app, runner):
     """A club the demo account does not run is never deleted."""
     with app.app_context():
-        ann = clubs.register("ann", "a-long-password")
+        ann = accounts.register("ann", "a-long-password")
         clubs.create_club("Ann's club", "mine", ann)
     result = runner.invoke(args=["demo", "--club", "mine", "--games", "3"])
     assert result.exit_code != 0

@@ -13,6 +13,7 @@ the fuzzing found are kept at the end of the file as plain regression tests.
 
 from __future__ import annotations
 
+import html
 import itertools
 import os
 import re
@@ -24,12 +25,12 @@ from hypothesis import strategies as st
 from markupsafe import escape
 from sqlalchemy import func, select
 
-from scorekeeper import clubs
+from scorekeeper import accounts, clubs, standings
 from scorekeeper import rules as engine
 from scorekeeper.db import db
 from scorekeeper.models import Member, Organiser, Season
 from scorekeeper.rules.deal import ENTRY_FIELDS
-from scorekeeper.rules.ruleset import BOOK_KINDS, CARD_CATEGORIES, EXTRA_BONUSES
+from scorekeeper.rules.terms import BOOK_KINDS, CARD_CATEGORIES, EXTRA_BONUSES
 from scorekeeper.web.forms import MAX_SIDES_ON_FORM, knob_field
 
 FUZZ = settings(
@@ -673,7 +674,7 @@ def test_signup_and_sign_in_any_field(app, username, password):
         assert_shown_escaped(answer.get_data(as_text=True))
         return
     with app.app_context():
-        kept = clubs.organiser_named(username)
+        kept = accounts.organiser_named(username)
         assert kept is not None and kept.username == username.strip()
     # The same username and password sign in again; another password does not. Each example
     # signs in from an address of its own: failures from one address are throttled (429).
@@ -867,7 +868,7 @@ QUERY_NUMBER = st.one_of(
             "from": DATE,
             "to": DATE,
             "ruleset": st.sampled_from(PRESETS) | TEXT,
-            "sort": TEXT | st.sampled_from(sorted(clubs.SORTS)),
+            "sort": TEXT | st.sampled_from(sorted(standings.SORTS)),
             "player": QUERY_NUMBER,
             "page": QUERY_NUMBER,
         },
@@ -898,15 +899,60 @@ def test_preview_of_a_deal_past_the_last_is_not_found(client):
         assert client.post(f"/games/{game_id}/deals/{number}/preview", data={}).status_code == 404
 
 
-@pytest.mark.parametrize("version", ["²", "①", None])
-def test_correct_deal_form_with_an_odd_or_no_version_is_no_server_error(client, version):
-    # web/games.py edit_deal(): "²".isdigit() but int("²") raises; no version was None.isdigit().
+def _deal_one(client, game_id: int) -> dict:
+    """Deal 1 as the API shows it."""
+    return client.get(f"/api/v1/games/{game_id}").get_json()["deals"][0]
+
+
+@pytest.mark.parametrize(
+    ("sent", "shown"),
+    [("abc", "'abc'"), ("²", "'²'"), ("①", "'①'"), ("1.5", "'1.5'"), ("-1", "'-1'"), ("", None)],
+)
+def test_a_correction_whose_version_is_not_a_number_is_refused_alike_on_form_and_api(
+    client, sent, shown
+):
+    # web/games.py edit_deal() read a garbage version as "no version" and saved the correction
+    # without the stale check (302); the API refused the same thing. Now both refuse it, plainly.
     game_id = start(client, "classic")
     client.post(f"/api/v1/games/{game_id}/deals", json={"scores": [{}, {}]})
-    form = {"s0-red_threes_caught": "1"} | ({} if version is None else {"version": version})
-    answer = client.post(f"/games/{game_id}/deals/1/edit", data=form)
-    no_server_error(answer)
-    assert answer.status_code in (302, 409)
+    before = _deal_one(client, game_id)
+    if shown is None:
+        expected = "This correction names no version of deal 1: open deal 1 again"
+    else:
+        expected = f"This correction names version {shown}, which is not a version: open deal 1"
+    form = {"s0-red_threes_caught": "1", "version": sent}
+    page = client.post(f"/games/{game_id}/deals/1/edit", data=form)
+    assert page.status_code == 422
+    assert expected in html.unescape(page.get_data(as_text=True))
+    body = {"scores": [{"red_threes_caught": 1}, {}], "version": sent}
+    api = client.put(f"/api/v1/games/{game_id}/deals/1", json=body)
+    assert api.status_code == 422
+    [error] = api.get_json()["errors"]
+    assert (error["side"], error["field"]) == (None, "version")
+    assert error["message"].startswith(expected)
+    assert _deal_one(client, game_id) == before  # nothing saved, version unchanged
+
+
+def test_a_form_correction_without_a_version_is_refused(client):
+    # No version was read as "any version": a correction form always carries one.
+    game_id = start(client, "classic")
+    client.post(f"/api/v1/games/{game_id}/deals", json={"scores": [{}, {}]})
+    before = _deal_one(client, game_id)
+    page = client.post(f"/games/{game_id}/deals/1/edit", data={"s0-red_threes_caught": "1"})
+    assert page.status_code == 422
+    assert "names no version of deal 1" in page.get_data(as_text=True)
+    assert _deal_one(client, game_id) == before
+
+
+@pytest.mark.parametrize("version", [True, 1.0, [1], {"v": 1}, "1"])
+def test_an_api_version_of_another_type_is_refused(client, version):
+    game_id = start(client, "classic")
+    client.post(f"/api/v1/games/{game_id}/deals", json={"scores": [{}, {}]})
+    body = {"scores": [{"red_threes_caught": 1}, {}], "version": version}
+    api = client.put(f"/api/v1/games/{game_id}/deals/1", json=body)
+    assert api.status_code == 422
+    assert [e["field"] for e in api.get_json()["errors"]] == ["version"]
+    assert _deal_one(client, game_id)["version"] == 1
 
 
 @pytest.mark.parametrize("where", ["api", "form"])
@@ -921,9 +967,9 @@ def test_correct_deal_version_past_a_column_is_no_server_error(client, where):
     else:
         form = {"s0-red_threes_caught": "1", "version": "9" * 25}
         answer = client.post(f"/games/{game_id}/deals/1/edit", data=form)
-    no_server_error(answer)
-    # No deal has that version: a conflict, or (the form) taken as no version at all.
-    assert answer.status_code in ((409,) if where == "api" else (302, 409))
+    # No deal ever had that version: the deal was changed meanwhile, as far as anyone can know.
+    assert answer.status_code == 409
+    assert _deal_one(client, game_id)["version"] == 1
 
 
 @pytest.mark.parametrize(

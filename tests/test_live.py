@@ -18,7 +18,7 @@ from page_reader import Page, read_page
 from sqlalchemy import select, update
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import clubs, create_app, live, scoresheet
+from scorekeeper import accounts, clubs, create_app, live
 from scorekeeper.db import db
 from scorekeeper.models import Entering
 
@@ -112,18 +112,20 @@ def club_games(app, monkeypatch):
     """A private and a public club run by Olga, one game each in progress, and three phones:
     Olga signed in, one that opened both table links, and a stranger."""
     monkeypatch.setattr(
-        clubs, "generate_password_hash", partial(generate_password_hash, method="pbkdf2:sha256:1")
+        accounts,
+        "generate_password_hash",
+        partial(generate_password_hash, method="pbkdf2:sha256:1"),
     )
     olga, table, stranger = app.test_client(), app.test_client(), app.test_client()
     signup = olga.post("/signup", data={"username": "olga", "password": "table-for-four"})
     assert signup.status_code == 302
     games, codes = {}, {}
     with app.app_context():
-        organiser = clubs.organiser_named("olga")
+        organiser = accounts.organiser_named("olga")
         for slug, public in (("priv", False), ("pub", True)):
             club = clubs.create_club(f"Club {slug}", slug, organiser, public=public)
-            sides = [scoresheet.SideSetup("Ann", ["Ann"]), scoresheet.SideSetup("Cat", ["Cat"])]
-            games[slug] = scoresheet.start_game("club", sides, club=club).id
+            sides = [games.SideSetup("Ann", ["Ann"]), games.SideSetup("Cat", ["Cat"])]
+            games[slug] = games.start_game("club", sides, club=club).id
             codes[slug] = club.table_code
     for slug, code in codes.items():
         assert table.get(f"/clubs/{slug}/table/{code}").status_code == 302

@@ -93,12 +93,12 @@ def test_oversized_body_is_413(client, path):
 
 def test_a_crash_shows_a_plain_page_without_traceback_sql_or_path(app, monkeypatch):
     """Whatever breaks inside, the person sees an apology, not the internals."""
-    from scorekeeper import scoresheet
+    from scorekeeper import games
 
     def broken(*args, **kwargs):
         raise RuntimeError("SELECT secret FROM /srv/app/instance/scorekeeper.sqlite")
 
-    monkeypatch.setattr(scoresheet, "recent_games", broken)
+    monkeypatch.setattr(games, "recent_games", broken)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     response = app.test_client().get("/")
     assert response.status_code == 500

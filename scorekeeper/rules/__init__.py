@@ -14,22 +14,16 @@ from .game import (
     DealResult,
     GameOver,
     Progress,
-    add_deal,
     check_setup,
     correct_deal,
     extend,
+    game_over,
     play,
 )
 from .house import Knob, knobs, overrides_from
 from .presets import PRESETS, ruleset
-from .ruleset import (
-    BOOK_KINDS,
-    BOOK_LABELS,
-    CARD_CATEGORIES,
-    CARD_LABELS,
-    RulesError,
-    RuleSet,
-)
+from .ruleset import RulesError, RuleSet
+from .terms import BOOK_KINDS, BOOK_LABELS, CARD_CATEGORIES, CARD_LABELS
 
 __all__ = [
     "BOOK_KINDS",
@@ -48,11 +42,11 @@ __all__ = [
     "RulesError",
     "Side",
     "SideScore",
-    "add_deal",
     "check_deal",
     "check_setup",
     "correct_deal",
     "extend",
+    "game_over",
     "knobs",
     "overrides_from",
     "play",

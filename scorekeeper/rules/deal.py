@@ -6,21 +6,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ruleset import (
+from .ruleset import GOING_OUT_ONLY, RuleSet
+from .terms import (
     BOOK_KINDS,
     BOOK_LABELS,
     CARD_CATEGORIES,
     CARD_LABELS,
     EXTRA_BONUSES,
-    GOING_OUT_ONLY,
-    RuleSet,
+    FIELD_LABELS,
+    MAX_FIGURE,
 )
 
 # What one standard 54-card deck holds.
 DECK_WILDS = 6
 DECK_RED_THREES = 2
 DECK_NATURALS = 44
-DECK_POINTS = 590  # with the standard card values
 DECK_CARDS = {
     "joker": 2,
     "two": 4,
@@ -30,8 +30,6 @@ DECK_CARDS = {
     "black_three": 2,
 }
 BOOK_SIZE = 7
-# Far beyond any honest figure, so that a typo never reaches the arithmetic or the database.
-MAX_FIGURE = 1_000_000
 
 COUNT_FIELDS = ("red_threes_down", "red_threes_caught")
 POINT_FIELDS = ("melded_points", "leftover_points", "open_book_points")
@@ -39,20 +37,6 @@ CARD_FIELDS = ("melded_cards", "leftover_cards")
 KIND_FIELDS = ("books", "open_books", "bonuses")
 POINTS_ENTERED = ("melded_points", "leftover_points")
 ENTRY_FIELDS = (*KIND_FIELDS, *COUNT_FIELDS, "went_out", *POINT_FIELDS, *CARD_FIELDS)
-
-FIELD_LABELS = {
-    "books": "books",
-    "open_books": "open books",
-    "bonuses": "bonuses",
-    "red_threes_down": "red threes laid down",
-    "red_threes_caught": "red threes caught",
-    "went_out": "went out",
-    "melded_points": "melded card points",
-    "leftover_points": "leftover card points",
-    "open_book_points": "open book card points",
-    "melded_cards": "melded cards",
-    "leftover_cards": "leftover cards",
-}
 
 
 @dataclass(frozen=True)
@@ -166,16 +150,6 @@ class SideScore:
             "leftover_points": self.leftover,
             "details": dict(self.details),
         }
-
-
-LINES = (
-    ("books", "Books"),
-    ("red_threes", "Red threes"),
-    ("going_out", "Going out"),
-    ("cards", "Cards"),
-    ("extras", "Extras"),
-    ("moved", "From the other team"),
-)
 
 
 def _is_int(value: Any) -> bool:

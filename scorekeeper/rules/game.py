@@ -6,11 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .deal import DealEntry, DealRefused, Refusal, Side, SideScore, score_deal
-from .ruleset import MAX_DECKS, RuleSet
-
-MAX_SIDES = 12
-MAX_PLAYERS_PER_SIDE = 6
-MAX_NAME = 60
+from .ruleset import RuleSet
+from .terms import MAX_DECKS, MAX_NAME, MAX_PLAYERS_PER_SIDE, MAX_SIDES
 
 
 class GameOver(DealRefused):
@@ -122,9 +119,14 @@ def extend(
 ) -> Progress:
     """`progress` with one more deal, without replaying the deals before it; or DealRefused."""
     if progress.finished:
-        ended = len(progress.deals)
-        raise GameOver([_after_end(ended, ended + 1, None, sides, progress.winners)])
+        raise GameOver([game_over(sides, progress)])
     return _step(rules, decks, sides, progress, entries, None)
+
+
+def game_over(sides: Sequence[Side], progress: Progress) -> Refusal:
+    """Why a finished game takes no more deals: who won, after which deal."""
+    ended = len(progress.deals)
+    return _after_end(ended, ended + 1, None, sides, progress.winners)
 
 
 def _minimums(rules: RuleSet, number: int, totals: Sequence[int]) -> list[int]:
@@ -193,17 +195,6 @@ def _after_end(
     return Refusal(
         None, "deal", f"The game is over: {names} won after deal {ended}. No deal can be added."
     )
-
-
-def add_deal(
-    rules: RuleSet,
-    decks: int,
-    sides: Sequence[Side],
-    deals: Sequence[Sequence[DealEntry]],
-    entries: Sequence[DealEntry],
-) -> Progress:
-    """The game with one more deal, or DealRefused."""
-    return play(rules, decks, sides, [*deals, entries])
 
 
 def correct_deal(

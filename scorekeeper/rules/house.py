@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .ruleset import BOOK_LABELS, CARD_LABELS, EXTRA_BONUSES, GOING_OUT_KINDS, RuleSet
+from .ruleset import GOING_OUT_KINDS, RuleSet
+from .terms import BOOK_LABELS, CARD_LABELS, EXTRA_BONUSES
 
 
 @dataclass(frozen=True)

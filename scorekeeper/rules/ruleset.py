@@ -7,33 +7,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-# The card categories a side counts its cards by, in the order a score sheet lists them.
-CARD_CATEGORIES: tuple[str, ...] = (
-    "joker",
-    "two",
-    "ace",
-    "eight_to_king",
-    "four_to_seven",
-    "black_three",
+from .terms import (
+    BOOK_KINDS,
+    CARD_CATEGORIES,
+    EXTRA_BONUSES,
+    MAX_DEALS,
+    MAX_DECKS,
+    MAX_RULE_NUMBER,
 )
-CARD_LABELS: dict[str, str] = {
-    "joker": "jokers",
-    "two": "twos",
-    "ace": "aces",
-    "eight_to_king": "eights to kings",
-    "four_to_seven": "fours to sevens",
-    "black_three": "black threes",
-}
 
-# Every kind of book any rulebook knows; a rule set scores a subset of them.
-BOOK_KINDS: tuple[str, ...] = ("clean", "dirty", "wild", "clean_sevens", "black_threes")
-BOOK_LABELS: dict[str, str] = {
-    "clean": "clean",
-    "dirty": "dirty",
-    "wild": "wild",
-    "clean_sevens": "clean sevens",
-    "black_threes": "black threes",
-}
 # The kinds of book a rule set can require before a side may go out.
 GOING_OUT_KINDS: tuple[str, ...] = ("clean", "dirty", "wild")
 # What a book of each kind counts as toward going out, unless a rule set says otherwise.
@@ -46,15 +28,9 @@ DEFAULT_COUNTS_AS: dict[str, str] = {
 }
 # Books that can only be closed as the side goes out (black threes meld only then).
 GOING_OUT_ONLY: tuple[str, ...] = ("black_threes",)
-EXTRA_BONUSES: dict[str, str] = {"exact_22": "picked up exactly 22 cards"}
 
 MINIMUM_BASES = ("deal", "total")
 TIE_RULES = ("share", "play_on")
-
-# Bounds that keep a house rule sane; nothing at a real table comes near them.
-MAX_RULE_NUMBER = 100_000
-MAX_DECKS = 20
-MAX_DEALS = 50
 
 
 class RulesError(ValueError):

@@ -1,26 +1,38 @@
-"""Who may do what in a club: organisers, holders of the table link, everyone else."""
+"""The visitor's level, from the request: an organiser's sign-in, a table link, or nothing.
+
+What each level may do is `scorekeeper/access.py`; this module only works out who is asking,
+and turns "not allowed" into the answer a page or the API gives (404 hides, 403 refuses).
+"""
 
 from __future__ import annotations
 
 import secrets
-from enum import IntEnum
+from typing import NoReturn
 
 from flask import abort, request, session
 from flask_login import current_user
 
-from .. import clubs, scoresheet
+from .. import clubs, games
+from ..access import Level, may_correct
 from ..models import Club, Game
 
 TABLES = "tables"  # session key: {club slug: table code}
 
-
-class Level(IntEnum):
-    """What a visitor may do, each level including those below it."""
-
-    NONE = 0
-    READ = 1  # standings and history of a public club
-    TABLE = 2  # start games and enter deals: the table link
-    ORGANISER = 3  # members, seasons, settings; correct or delete finished games
+__all__ = [
+    "Level",
+    "club_level",
+    "code_matches",
+    "game_or_404",
+    "known_clubs",
+    "may_correct",
+    "organiser",
+    "refuse",
+    "remember_table",
+    "require",
+    "require_game",
+    "require_table",
+    "table_level",
+]
 
 
 def organiser():
@@ -44,25 +56,25 @@ def code_matches(club: Club, code: str) -> bool:
     return secrets.compare_digest(code.encode(), club.table_code.encode())
 
 
+def refuse(level: Level) -> NoReturn:
+    """Stop: a visitor who may not see the thing gets 404 (it stays hidden), anyone else 403."""
+    abort(404 if level == Level.NONE else 403)
+
+
 def require(club: Club, needed: Level) -> Level:
-    """The visitor's level, or 404 (a private club stays hidden) or 403 (too low)."""
+    """The visitor's level in the club, or 404/403 if below what is needed."""
     level = club_level(club)
     if level < needed:
-        abort(404 if level == Level.NONE else 403)
+        refuse(level)
     return level
 
 
 def game_or_404(game_id: int) -> Game:
     """The game, or a 404 (page or JSON, as the error handlers decide)."""
-    game = scoresheet.get_game(game_id)
+    game = games.get_game(game_id)
     if game is None:
         abort(404)
     return game
-
-
-def game_level(game: Game) -> Level:
-    """The visitor's level for a game."""
-    return table_level(game.club)
 
 
 def table_level(club: Club | None) -> Level:
@@ -71,7 +83,7 @@ def table_level(club: Club | None) -> Level:
 
 
 def require_game(game: Game, needed: Level) -> Level:
-    """The visitor's level for a game, or 404/403."""
+    """The visitor's level for a game, or 404/403 if below what is needed."""
     return require_table(game.club, needed)
 
 
@@ -79,7 +91,7 @@ def require_table(club: Club | None, needed: Level) -> Level:
     """The visitor's level for a game of this club (None: a casual game), or 404/403."""
     level = table_level(club)
     if level < needed:
-        abort(404 if level == Level.NONE else 403)
+        refuse(level)
     return level
 
 

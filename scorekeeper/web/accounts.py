@@ -10,7 +10,8 @@ from flask_wtf import FlaskForm
 from wtforms import PasswordField, StringField
 from wtforms.validators import DataRequired, Length
 
-from .. import clubs
+from .. import accounts
+from ..rules.terms import MAX_NAME, MAX_PASSWORD
 
 bp = Blueprint("accounts", __name__)
 
@@ -18,8 +19,8 @@ bp = Blueprint("accounts", __name__)
 class AccountForm(FlaskForm):
     """A username and a password."""
 
-    username = StringField("Username", validators=[DataRequired(), Length(max=60)])
-    password = PasswordField("Password", validators=[DataRequired(), Length(max=200)])
+    username = StringField("Username", validators=[DataRequired(), Length(max=MAX_NAME)])
+    password = PasswordField("Password", validators=[DataRequired(), Length(max=MAX_PASSWORD)])
 
 
 def _next_url() -> str:
@@ -39,8 +40,8 @@ def signup():
     form = AccountForm()
     if form.validate_on_submit():
         try:
-            organiser = clubs.register(form.username.data, form.password.data)
-        except clubs.ClubRefused as exc:
+            organiser = accounts.register(form.username.data, form.password.data)
+        except accounts.AccountRefused as exc:
             form.username.errors.append(str(exc))
         else:
             login_user(organiser)
@@ -56,14 +57,14 @@ def login():
     form = AccountForm()
     if form.validate_on_submit():
         address = request.remote_addr or "unknown"
-        if clubs.login_blocked(form.username.data, address):
+        if accounts.login_blocked(form.username.data, address):
             form.password.errors.append(
                 "Too many failed sign-ins: wait 15 minutes, then try again."
             )
             return render_template("account.html", form=form, signup=False), 429
-        organiser = clubs.authenticate(form.username.data, form.password.data)
+        organiser = accounts.authenticate(form.username.data, form.password.data)
         if organiser is None:
-            clubs.record_failed_login(form.username.data, address)
+            accounts.record_failed_login(form.username.data, address)
             form.password.errors.append("That username and password do not match.")
         else:
             login_user(organiser)

@@ -9,16 +9,14 @@ from typing import Any, NoReturn
 from flask import Blueprint, abort, jsonify, make_response, request, url_for
 from werkzeug.exceptions import BadRequest
 
-from .. import clubs, scoresheet
+from .. import clubs, deals, games, standings
 from .. import rules as engine
-from ..models import Club
-from ..rules import DealRefused, GameOver, Refusal
-from .access import Level, game_or_404, require, require_game
+from ..models import Club, Game
+from ..rules import Progress, Refusal
+from .access import Level, game_or_404, refuse, require, require_game
 from .openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
-IDEMPOTENCY_HELP = "Idempotency-Key must be 1 to 64 letters, digits or any of - _ . :"
 
 
 def refused(refusals: list[Refusal], status: int = 422):
@@ -77,14 +75,14 @@ def create_game():
         sides = _sides(data.get("sides"))
         decks = data.get("decks")
         if decks is not None and (isinstance(decks, bool) or not isinstance(decks, int)):
-            raise scoresheet.GameRefused([Refusal(None, "decks", "Decks must be a whole number.")])
+            raise games.GameRefused([Refusal(None, "decks", "Decks must be a whole number.")])
         if not isinstance(data.get("ruleset"), str):
-            raise scoresheet.GameRefused([Refusal(None, "ruleset", "Name a rule set by its key.")])
+            raise games.GameRefused([Refusal(None, "ruleset", "Name a rule set by its key.")])
         club = _club_for_game(data.get("club"))
-        game = scoresheet.start_game(data["ruleset"], sides, decks, data.get("rules") or None, club)
-    except scoresheet.GameRefused as exc:
+        game = games.start_game(data["ruleset"], sides, decks, data.get("rules") or None, club)
+    except games.GameRefused as exc:
         return refused(exc.refusals)
-    response = jsonify(scoresheet.game_state(game))
+    response = jsonify(game_state(game))
     response.headers["Location"] = url_for(".game", game_id=game.id)
     return response, 201
 
@@ -100,9 +98,9 @@ def _club_for_game(slug: Any) -> Club | None:
     return club
 
 
-def _sides(value: Any) -> list[scoresheet.SideSetup]:
+def _sides(value: Any) -> list[games.SideSetup]:
     if not isinstance(value, list) or len(value) < 2:
-        raise scoresheet.GameRefused(
+        raise games.GameRefused(
             [Refusal(None, "sides", "Give at least two sides, each with a name.")]
         )
     sides, refusals = [], []
@@ -114,9 +112,9 @@ def _sides(value: Any) -> list[scoresheet.SideSetup]:
         elif not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             refusals.append(Refusal(index, "players", f"{name}: players must be a list of names."))
         else:
-            sides.append(scoresheet.SideSetup(name, players))
+            sides.append(games.SideSetup(name, players))
     if refusals:
-        raise scoresheet.GameRefused(refusals)
+        raise games.GameRefused(refusals)
     return sides
 
 
@@ -125,64 +123,106 @@ def game(game_id: int):
     """The game's state."""
     game = game_or_404(game_id)
     require_game(game, Level.READ)
-    return jsonify(scoresheet.game_state(game))
+    return jsonify(game_state(game))
 
 
 @bp.post("/games/<int:game_id>/deals")
 def add_deal(game_id: int):
     """Enter the next deal: 201, 422 naming each refused figure, or 409 if the game is over."""
     game = game_or_404(game_id)
-    require_game(game, Level.TABLE)
-    data = body()
+    level = require_game(game, Level.READ)
+    scores = body().get("scores")
     key = request.headers.get("Idempotency-Key")
-    if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
-        return refused([Refusal(None, "Idempotency-Key", IDEMPOTENCY_HELP)])
-    try:
-        _, created = scoresheet.add_deal(
-            game, scoresheet.entries_from(data.get("scores"), game), key
-        )
-    except scoresheet.DealClash as exc:
-        return refused([Refusal(None, "deal", str(exc))], 409)
-    except GameOver as exc:
-        return refused(exc.refusals, 409)
-    except DealRefused as exc:
-        # A finished game answers 409 whatever the figures were.
-        if scoresheet.progress_of(game).finished:
-            return refused([Refusal(None, "deal", "The game is over; no deal can be added.")], 409)
-        return refused(exc.refusals)
-    response = jsonify(scoresheet.game_state(game))
-    if not created:
-        # The same key again: the deal it recorded stands, and the answer is the same.
-        response.headers["Idempotent-Replayed"] = "true"
-    return response, 201
+    return _answer(game, level, deals.enter_deal(game, level, scores, key), 201)
 
 
 @bp.put("/games/<int:game_id>/deals/<int:number>")
 def correct_deal(game_id: int, number: int):
     """Correct a deal: 200 with everything after it recomputed, 409 if made from a stale copy."""
     game = game_or_404(game_id)
-    require_game(game, Level.TABLE)
-    if not 1 <= number <= len(game.deals):
-        abort(404)
-    if game.finished_at is not None and game.club is not None:
-        require_game(game, Level.ORGANISER)
+    level = require_game(game, Level.READ)
     data = body()
-    version = data.get("version")
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        return refused([Refusal(None, "version", "Version must be a whole number.")])
-    try:
-        scoresheet.correct_deal(
-            game, number, scoresheet.entries_from(data.get("scores"), game), version
-        )
-    except scoresheet.StaleDeal as exc:
-        return refused([Refusal(None, "version", str(exc))], 409)
-    except DealRefused as exc:
-        return refused(exc.refusals)
-    return jsonify(scoresheet.game_state(game))
+    outcome = deals.correct_deal(game, level, number, data.get("scores"), data.get("version"))
+    return _answer(game, level, outcome, 200)
 
 
-@bp.get("/clubs/<slug>/standings")
-def standings(slug: str):
+def _answer(game: Game, level: Level, outcome: deals.Outcome, saved_status: int):
+    """The JSON answer for what entering or correcting a deal came to."""
+    match outcome:
+        case deals.Saved():
+            return jsonify(game_state(game)), saved_status
+        case deals.AlreadySaved():
+            # The same key again: the deal it recorded stands, and the answer is the same.
+            response = jsonify(game_state(game))
+            response.headers["Idempotent-Replayed"] = "true"
+            return response, saved_status
+        case deals.SavedMeanwhile() as meanwhile:
+            return refused([Refusal(None, "deal", meanwhile.message)], 409)
+        case deals.ChangedMeanwhile() as changed:
+            return refused([Refusal(None, "version", changed.message)], 409)
+        case deals.Ended(refusals):
+            return refused(refusals, 409)
+        case deals.Refused(refusals):
+            return refused(refusals)
+        case deals.NotAllowed():
+            refuse(level)
+    abort(404)  # NoSuchDeal
+
+
+def game_state(game: Game, progress: Progress | None = None) -> dict[str, Any]:
+    """The game as the JSON API shows it."""
+    progress = progress or games.progress_of(game)
+    return {
+        "id": game.id,
+        "url": f"/games/{game.id}",
+        "ruleset": game.ruleset,
+        "house_rules": game.house_rules or {},
+        "decks": game.decks,
+        "finished": progress.finished,
+        "winners": [game.sides[i].name for i in progress.winners],
+        "next_deal": None if progress.finished else progress.next_deal,
+        "sides": [
+            {
+                "name": side.name,
+                "players": [p.name for p in side.players],
+                "total": total,
+                "opening_minimum": minimum,
+            }
+            for side, total, minimum in zip(
+                game.sides, progress.totals, progress.minimums, strict=True
+            )
+        ],
+        "deals": [
+            {
+                "number": deal.number,
+                "version": deal.version,
+                "warnings": result.warnings,
+                "scores": [
+                    {
+                        "side": side.name,
+                        "total": score.total,
+                        "running_total": running,
+                        "opening_minimum": minimum,
+                        "breakdown": score.breakdown(),
+                        "entry": row.entry,
+                    }
+                    for side, score, running, minimum, row in zip(
+                        game.sides,
+                        result.scores,
+                        result.totals,
+                        result.minimums,
+                        deal.scores,
+                        strict=True,
+                    )
+                ],
+            }
+            for deal, result in zip(game.deals, progress.deals, strict=True)
+        ],
+    }
+
+
+@bp.get("/clubs/<slug>/standings", endpoint="standings")
+def club_standings(slug: str):
     """A club's standings: `season` (id, or "all"), `from`, `to`, `ruleset`; as the page shows."""
     club = clubs.club_by_slug(slug)
     if club is None:
@@ -201,12 +241,12 @@ def standings(slug: str):
                 "total_points": row.total_points,
                 "rank": row.rank,
             }
-            for row in clubs.standings(club, chosen, request.args.get("sort", "win_rate"))
+            for row in standings.standings(club, chosen, request.args.get("sort", "win_rate"))
         ]
     )
 
 
-def _standings_filters(club: Club) -> clubs.Filters:
+def _standings_filters(club: Club) -> standings.Filters:
     """Filters from the query string; a malformed one is a 422, not a guess."""
     args = request.args
     ruleset = args.get("ruleset") or None
@@ -223,12 +263,12 @@ def _standings_filters(club: Club) -> clubs.Filters:
         chosen = clubs.season(club, int(season)) if small else None
         if chosen is None:
             _reject("season", f"No season '{season}' in this club.")
-        return clubs.Filters.for_season(chosen, ruleset=ruleset)
+        return standings.Filters.for_season(chosen, ruleset=ruleset)
     if not season and start is None and end is None:
-        return clubs.Filters.for_season(
+        return standings.Filters.for_season(
             clubs.current_season(club, datetime.now(UTC).date()), ruleset=ruleset
         )
-    return clubs.Filters(start, end, ruleset)
+    return standings.Filters(start, end, ruleset)
 
 
 def _reject(field: str, message: str) -> NoReturn:

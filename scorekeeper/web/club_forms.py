@@ -7,11 +7,13 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, DateField, IntegerField, SelectField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
+from ..rules.terms import MAX_CLUB_NAME, MAX_NAME
+
 
 class ClubForm(FlaskForm):
     """A new club."""
 
-    name = StringField("Club name", validators=[DataRequired(), Length(max=80)])
+    name = StringField("Club name", validators=[DataRequired(), Length(max=MAX_CLUB_NAME)])
     slug = StringField(
         "Web address",
         validators=[DataRequired(), Length(min=2, max=40)],
@@ -23,7 +25,7 @@ class ClubForm(FlaskForm):
 class SettingsForm(FlaskForm):
     """A club's name, visibility and ranking threshold."""
 
-    name = StringField("Club name", validators=[DataRequired(), Length(max=80)])
+    name = StringField("Club name", validators=[DataRequired(), Length(max=MAX_CLUB_NAME)])
     public = BooleanField("Anyone may see the standings and history")
     min_games = IntegerField(
         "Games needed to be ranked",
@@ -34,7 +36,7 @@ class SettingsForm(FlaskForm):
 class NameForm(FlaskForm):
     """One name: a member, or an organiser's username."""
 
-    name = StringField("Name", validators=[DataRequired(), Length(max=60)])
+    name = StringField("Name", validators=[DataRequired(), Length(max=MAX_NAME)])
 
 
 class MergeForm(FlaskForm):
@@ -46,7 +48,7 @@ class MergeForm(FlaskForm):
 class SeasonForm(FlaskForm):
     """A named season with its dates."""
 
-    name = StringField("Season name", validators=[DataRequired(), Length(max=60)])
+    name = StringField("Season name", validators=[DataRequired(), Length(max=MAX_NAME)])
     starts_on = DateField("Starts on", validators=[DataRequired()])
     ends_on = DateField("Ends on", validators=[DataRequired()])
 

@@ -9,7 +9,8 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_login import login_required
 from markupsafe import Markup
 
-from .. import charts, clubs, records
+from .. import charts, clubs, csvfiles
+from .. import standings as club_standings
 from ..models import Club
 from .access import Level, club_level, code_matches, organiser, remember_table, require
 from .club_forms import (
@@ -36,13 +37,13 @@ def club_or_404(slug: str, needed: Level = Level.READ) -> tuple[Club, Level]:
     return club, require(club, needed)
 
 
-def filters(club: Club) -> tuple[StandingsFilter, clubs.Filters]:
+def filters(club: Club) -> tuple[StandingsFilter, club_standings.Filters]:
     """The filter form from the query string, and the filters it means (default: this season)."""
     form = StandingsFilter(request.args)
     form.season.choices = [("", "This season"), ("all", "All seasons")] + [
         (str(s.id), s.name) for s in club.seasons
     ]
-    form.ruleset.choices = [("", "Every rule set")] + clubs.ruleset_choices()
+    form.ruleset.choices = [("", "Every rule set")] + club_standings.ruleset_choices()
     form.validate()
     chosen = form.season.data or ""
     if chosen == "all" or form.start.data or form.end.data:
@@ -51,12 +52,13 @@ def filters(club: Club) -> tuple[StandingsFilter, clubs.Filters]:
         season = clubs.season(club, int(chosen))
     else:
         season = clubs.current_season(club, datetime.now(UTC).date())
-    ruleset = form.ruleset.data if form.ruleset.data in dict(clubs.ruleset_choices()) else None
+    known = dict(club_standings.ruleset_choices())
+    ruleset = form.ruleset.data if form.ruleset.data in known else None
     player = request.args.get("player", "")
     member_id = int(player) if SMALL_NUMBER.fullmatch(player) else None
     if season is not None:
-        return form, clubs.Filters.for_season(season, ruleset=ruleset, member_id=member_id)
-    return form, clubs.Filters(form.start.data, form.end.data, ruleset, member_id)
+        return form, club_standings.Filters.for_season(season, ruleset=ruleset, member_id=member_id)
+    return form, club_standings.Filters(form.start.data, form.end.data, ruleset, member_id)
 
 
 @bp.get("")
@@ -100,9 +102,9 @@ def overview(slug: str):
     """The club at a glance: games in progress, this season's leaders, recent games."""
     club, level = club_or_404(slug)
     form, chosen = filters(club)
-    leaders = clubs.standings(club, chosen)[:5]
-    recent, _ = clubs.history(club, clubs.Filters())
-    playing = clubs.in_progress(club) if level >= Level.TABLE else []
+    leaders = club_standings.standings(club, chosen)[:5]
+    recent, _ = club_standings.history(club, club_standings.Filters())
+    playing = club_standings.in_progress(club) if level >= Level.TABLE else []
     return render_template(
         "clubs/overview.html",
         club=club,
@@ -121,15 +123,15 @@ def standings(slug: str):
     club, level = club_or_404(slug)
     form, chosen = filters(club)
     sort = request.args.get("sort", "win_rate")
-    rows = clubs.standings(club, chosen, sort)
+    rows = club_standings.standings(club, chosen, sort)
     return render_template(
         "clubs/standings.html",
         club=club,
         level=level,
         form=form,
         rows=rows,
-        sort=sort if sort in clubs.SORTS else "win_rate",
-        sorts=clubs.SORTS,
+        sort=sort if sort in club_standings.SORTS else "win_rate",
+        sorts=club_standings.SORTS,
         filters=chosen,
         args={k: v for k, v in request.args.items() if k != "sort"},
     )
@@ -142,7 +144,7 @@ def history(slug: str):
     form, chosen = filters(club)
     raw_page = request.args.get("page", "1")
     page = int(raw_page) if SMALL_NUMBER.fullmatch(raw_page) and int(raw_page) > 0 else 1
-    games, more = clubs.history(club, chosen, page)
+    games, more = club_standings.history(club, chosen, page)
     return render_template(
         "clubs/history.html",
         club=club,
@@ -188,8 +190,9 @@ def member(slug: str, member_id: int):
     if target is None:
         abort(404)
     form, chosen = filters(club)
-    results = clubs.results_of(target, chosen)
-    figures = next((r for r in clubs.standings(club, chosen) if r.member_id == target.id), None)
+    results = club_standings.results_of(target, chosen)
+    rows = club_standings.standings(club, chosen)
+    figures = next((r for r in rows if r.member_id == target.id), None)
     labels = [r.played_on.strftime("%d %b") for r in results]
     chart = Markup(
         charts.bar_chart(
@@ -345,11 +348,11 @@ def export(slug: str, kind: str):
     club, _ = club_or_404(slug)
     _, chosen = filters(club)
     if kind == "games":
-        text = records.export_games(club, chosen)
+        text = csvfiles.export_games(club, chosen)
     elif kind == "deals":
-        text = records.export_deals(club, chosen)
+        text = csvfiles.export_deals(club, chosen)
     elif kind == "standings":
-        text = records.export_standings(clubs.standings(club, chosen))
+        text = csvfiles.export_standings(club_standings.standings(club, chosen))
     else:
         abort(404)
     name = f"{club.slug}-{kind}.csv"
@@ -367,13 +370,13 @@ def import_records(slug: str):
     form = ImportForm()
     problem = None
     if form.validate_on_submit():
-        raw = form.file.data.read(records.MAX_BYTES + 1)
+        raw = form.file.data.read(csvfiles.MAX_BYTES + 1)
         try:
             text = raw.decode("utf-8-sig")
-            report = records.import_deals(club, text)
+            report = csvfiles.import_deals(club, text)
         except UnicodeDecodeError:
             problem = "The file is not UTF-8 text: export it again from this app."
-        except records.ImportRefused as exc:
+        except csvfiles.ImportRefused as exc:
             problem = f"Nothing was imported. {exc}"
         else:
             flash(f"Imported {report.games} games with {report.deals} deals.")

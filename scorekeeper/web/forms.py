@@ -11,8 +11,16 @@ from flask_wtf import FlaskForm
 from wtforms import Field, HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import Length, ValidationError
 
-from ..rules import BOOK_LABELS, CARD_CATEGORIES, CARD_LABELS, RuleSet, knobs
-from ..rules.deal import MAX_FIGURE
+from ..rules import RuleSet, knobs
+from ..rules.terms import (
+    BONUS_COUNT_LABELS,
+    BOOK_LABELS,
+    CARD_CATEGORIES,
+    CARD_LABELS,
+    MAX_FIGURE,
+    MAX_NAME,
+    MAX_PLAYERS_TEXT,
+)
 
 WHOLE = re.compile(r"[0-9]+")
 MAX_SIDES_ON_FORM = 6
@@ -70,10 +78,10 @@ def new_game_form(rules: RuleSet, formdata: Any = None, members: Any = None) -> 
                 )
     for index in range(MAX_SIDES_ON_FORM):
         attrs[f"side{index}_name"] = StringField(
-            f"Side {index + 1} name", validators=[Length(max=60)]
+            f"Side {index + 1} name", validators=[Length(max=MAX_NAME)]
         )
         attrs[f"side{index}_players"] = StringField(
-            f"Side {index + 1} players", validators=[Length(max=300)]
+            f"Side {index + 1} players", validators=[Length(max=MAX_PLAYERS_TEXT)]
         )
     for knob in knobs(rules):
         attrs[knob_field(knob.path)] = FigureField(knob.label, default=str(knob.value))
@@ -141,7 +149,7 @@ def _deal_form_class(
             figure("red_threes_down", "Red threes laid down", step=True)
         figure("red_threes_caught", "Red threes caught", step=True)
         for bonus in extra_bonuses:
-            figure(f"bonuses.{bonus}", "Players who picked up exactly 22", step=True)
+            figure(f"bonuses.{bonus}", BONUS_COUNT_LABELS[bonus], step=True)
         figure("melded_points", "Melded card points")
         figure("leftover_points", "Card points left in hands and feet")
         for where in ("melded_cards", "leftover_cards"):

@@ -9,11 +9,11 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
-from .. import clubs, scoresheet
+from .. import access, clubs, deals, games
 from .. import rules as engine
 from ..models import Club, Game
 from ..rules import DealRefused, Refusal
-from .access import Level, game_or_404, require, require_game
+from .access import Level, game_or_404, refuse, require, require_game, table_level
 from .charts import running_totals_chart
 from .club_forms import ActionForm
 from .forms import (
@@ -31,6 +31,9 @@ from .forms import (
 bp = Blueprint("games", __name__)
 KEY = re.compile(r"[0-9a-f]{32}")
 VERSION = re.compile(r"[0-9]{1,9}")
+# A version typed as digits is a number however long (a huge one no deal has is a conflict);
+# past 30 digits it is no number this server wrote, and refused as such.
+DIGITS = re.compile(r"[0-9]{1,30}")
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -61,14 +64,14 @@ def _new_game(club: Club | None):
         rows = [i for i in range(MAX_SIDES_ON_FORM) if _side_row(form, i)]
         values = {k.path: form[knob_field(k.path)].number for k in engine.knobs(rules)}
         try:
-            game = scoresheet.start_game(
+            game = games.start_game(
                 key,
                 [_side_row(form, i) for i in rows],
                 form.decks.number,
                 engine.overrides_from(rules, values),
                 club,
             )
-        except scoresheet.GameRefused as exc:
+        except games.GameRefused as exc:
             problems = _place_setup(form, rows, exc.refusals)
         else:
             flash(f"Game started: {' v '.join(s.name for s in game.sides)}.")
@@ -86,7 +89,7 @@ def _new_game(club: Club | None):
     ), status
 
 
-def _side_row(form, index: int) -> scoresheet.SideSetup | None:
+def _side_row(form, index: int) -> games.SideSetup | None:
     name = (form[f"side{index}_name"].data or "").strip()
     listed = form[f"side{index}_players"].data or ""
     # Members picked from the club's list come first, then any guests typed in.
@@ -96,7 +99,7 @@ def _side_row(form, index: int) -> scoresheet.SideSetup | None:
     players = [n for n in picked] + [p.strip() for p in listed.split(",") if p.strip()]
     if not name and not players:
         return None
-    return scoresheet.SideSetup(name or " & ".join(players), players or [name])
+    return games.SideSetup(name or " & ".join(players), players or [name])
 
 
 def _place_setup(form, rows: list[int], refusals: Sequence[Refusal]) -> list[str]:
@@ -118,11 +121,11 @@ def scoreboard(game_id: int):
     """Running totals, what each side needs to open, every deal a tap away, the winner."""
     game = game_or_404(game_id)
     level = require_game(game, Level.READ)
-    progress = scoresheet.progress_of(game)
+    progress = games.progress_of(game)
     return render_template(
         "scoreboard.html",
         game=game,
-        rules=scoresheet.rules_of(game),
+        rules=games.rules_of(game),
         progress=progress,
         level=level,
         chart=running_totals_chart(game, progress),
@@ -134,12 +137,12 @@ def scoreboard(game_id: int):
 def delete(game_id: int):
     """Remove a club game for good (its organisers only)."""
     game = game_or_404(game_id)
-    if game.club is None:
-        abort(404)
-    require_game(game, Level.ORGANISER)
+    level = require_game(game, Level.READ)
+    if not access.may_delete(game, level):
+        refuse(level if game.club else Level.NONE)
     club = game.club
     if ActionForm().validate_on_submit():
-        clubs.delete_game(game)
+        games.delete_game(game)
         flash(f"Game {game_id} deleted.")
     return redirect(url_for("clubs.history", slug=club.slug, season="all"))
 
@@ -148,37 +151,43 @@ def delete(game_id: int):
 def new_deal(game_id: int):
     """Enter the next deal for every side; the same form sent twice records one deal."""
     game = game_or_404(game_id)
-    require_game(game, Level.TABLE)
+    level = require_game(game, access.TO_ENTER)
     form = _form(game)
-    key = form.idempotency_key.data or ""
-    recorded = scoresheet.deal_with_key(game, key) if KEY.fullmatch(key) else None
-    if request.method == "POST" and recorded is not None:
-        flash(f"Deal {recorded.number} was already saved; it is recorded once.")
-        return redirect(url_for(".scoreboard", game_id=game.id, _anchor="totals"))
-    progress = scoresheet.progress_of(game)
     opened_for = _opened_for(form)
-    if request.method == "POST" and opened_for not in (None, progress.next_deal):
-        return _saved_meanwhile(game, form, opened_for)
-    if progress.finished:
-        flash("This game is over: no more deals can be entered.", "error")
-        return redirect(url_for(".scoreboard", game_id=game.id))
-    if not KEY.fullmatch(key):
+    if not KEY.fullmatch(form.idempotency_key.data or ""):
         form.idempotency_key.data = uuid.uuid4().hex
-    form.number.data = str(progress.next_deal)
     problems: list[str] = []
     if form.validate_on_submit():
-        try:
-            deal, _ = scoresheet.add_deal(
-                game, _entries(form, game), form.idempotency_key.data, key_checked=True
-            )
-        except DealRefused as exc:
-            problems = _place(form, exc.refusals)
-        except scoresheet.DealClash as exc:
-            problems = [str(exc)]
-        else:
-            flash(f"Deal {deal.number} saved.")
-            return redirect(url_for(".scoreboard", game_id=game.id, _anchor="totals"))
+        scores = _scores(form, game)
+        outcome = deals.enter_deal(game, level, scores, form.idempotency_key.data, opened_for)
+        if not isinstance(outcome, deals.Refused):
+            return _entered(game, form, outcome)
+        problems = _place(form, outcome.refusals)
+    progress = games.progress_of(game)
+    if request.method == "GET" and progress.finished:
+        return _entered(game, form, deals.Ended([]))
+    # A form sent back with a typo keeps the deal it was opened for, so that a deal saved
+    # meanwhile is still shown before this one is saved.
+    form.number.data = str(opened_for or progress.next_deal)
     return _deal_page(game, form, progress.next_deal, progress.minimums, problems)
+
+
+def _entered(game: Game, form: DealForm, outcome: deals.Outcome):
+    """The page or redirect for what entering a deal came to."""
+    board = url_for(".scoreboard", game_id=game.id, _anchor="totals")
+    match outcome:
+        case deals.Saved(deal):
+            flash(f"Deal {deal.number} saved.")
+        case deals.AlreadySaved(deal):
+            flash(f"Deal {deal.number} was already saved; it is recorded once.")
+        case deals.SavedMeanwhile(number):
+            return _saved_meanwhile(game, form, number)
+        case deals.Ended():
+            flash("This game is over: no more deals can be entered.", "error")
+            return redirect(url_for(".scoreboard", game_id=game.id))
+        case deals.NotAllowed():
+            refuse(table_level(game.club))
+    return redirect(board)
 
 
 def _opened_for(form: DealForm) -> int | None:
@@ -193,7 +202,7 @@ def _saved_meanwhile(game: Game, form: DealForm, opened_for: int):
     Nothing is saved. The person sees what the other phone entered and either saves theirs as
     the next deal (the form now says so) or leaves it.
     """
-    progress = scoresheet.progress_of(game)
+    progress = games.progress_of(game)
     form.number.data = str(progress.next_deal)
     return _deal_page(
         game,
@@ -212,46 +221,48 @@ def _saved_meanwhile(game: Game, form: DealForm, opened_for: int):
 def edit_deal(game_id: int, number: int):
     """Correct a deal; every later total is recomputed; a stale form meets the saved deal."""
     game = game_or_404(game_id)
-    require_game(game, Level.TABLE)
+    level = require_game(game, Level.TABLE)
     if not 1 <= number <= len(game.deals):
         abort(404)
-    if game.finished_at is not None and game.club is not None:
-        # A club's finished record changes only by an organiser's hand.
-        require_game(game, Level.ORGANISER)
-    deal = game.deals[number - 1]
+    if not access.may_correct(game, level):
+        refuse(level)
     form = _form(game)
     problems: list[str] = []
     if request.method == "GET":
+        deal = game.deals[number - 1]
         fill(form, [row.entry for row in deal.scores])
         form.version.data = str(deal.version)
     elif form.validate_on_submit():
-        version = _version(form)
-        try:
-            entries = _entries(form, game)
-            scoresheet.correct_deal(game, number, entries, version)
-        except scoresheet.StaleDeal as exc:
-            return _conflict(game, exc.deal, form, entries)
-        except DealRefused as exc:
-            problems = _place(form, exc.refusals)
-        else:
-            flash(f"Deal {number} corrected; later totals recomputed.")
-            return redirect(url_for(".scoreboard", game_id=game.id, _anchor=f"deal-{number}"))
-    minimums = scoresheet.progress_of(game).deals[number - 1].minimums
+        scores = _scores(form, game)
+        outcome = deals.correct_deal(game, level, number, scores, _version(form))
+        match outcome:
+            case deals.Saved():
+                flash(f"Deal {number} corrected; later totals recomputed.")
+                anchor = f"deal-{number}"
+                return redirect(url_for(".scoreboard", game_id=game.id, _anchor=anchor))
+            case deals.ChangedMeanwhile(deal):
+                return _conflict(game, deal, form, scores)
+            case deals.Refused(refusals):
+                problems = _place(form, refusals)
+            case _:
+                abort(404)  # the deal or the right to correct it went meanwhile
+    minimums = games.progress_of(game).deals[number - 1].minimums
     return _deal_page(game, form, number, minimums, problems, correcting=True)
 
 
-def _version(form: DealForm) -> int | None:
-    """The version the correction was made to, if the form carries a sane one."""
+def _version(form: DealForm) -> int | str:
+    """The version the correction was made to: a number, or what was sent (refused as such)."""
     raw = form.version.data or ""
-    return int(raw) if VERSION.fullmatch(raw) else None
+    return int(raw) if DIGITS.fullmatch(raw) else raw
 
 
-def _conflict(game: Game, deal, form: DealForm, entries: list[engine.DealEntry]):
+def _conflict(game: Game, deal, form: DealForm, scores: list[dict[str, Any]]):
     """Both versions side by side: keep the one saved meanwhile, or save yours over it."""
-    progress = scoresheet.progress_of(game)
+    progress = games.progress_of(game)
     saved = progress.deals[deal.number - 1]
     try:
-        mine, mine_problems = scoresheet.preview_deal(game, entries, deal.number), []
+        entries = games.entries_from(scores, game)
+        mine, mine_problems = deals.preview_deal(game, entries, deal.number), []
     except DealRefused as exc:
         mine, mine_problems = None, [r.message for r in exc.refusals]
     form.version.data = str(deal.version)
@@ -278,7 +289,8 @@ def preview(game_id: int, number: int | None = None):
     result, problems = None, []
     if form.validate_on_submit():
         try:
-            result = scoresheet.preview_deal(game, _entries(form, game), number)
+            entries = games.entries_from(_scores(form, game), game)
+            result = deals.preview_deal(game, entries, number)
         except DealRefused as exc:
             problems = [r.message for r in exc.refusals]
     else:
@@ -288,15 +300,15 @@ def preview(game_id: int, number: int | None = None):
 
 def _form(game: Game) -> DealForm:
     return deal_form(
-        scoresheet.rules_of(game),
+        games.rules_of(game),
         [side.name for side in game.sides],
         request.form if request.method == "POST" else None,
     )
 
 
-def _entries(form: DealForm, game: Game) -> list[engine.DealEntry]:
-    data = entries_data(form, scoresheet.rules_of(game), len(game.sides))
-    return scoresheet.entries_from(data, game)
+def _scores(form: DealForm, game: Game) -> list[dict[str, Any]]:
+    """The form's figures as one entry per side, as the API takes them."""
+    return entries_data(form, games.rules_of(game), len(game.sides))
 
 
 def _place(form: DealForm, refusals: Sequence[Refusal]) -> list[str]:
@@ -329,7 +341,7 @@ def _deal_page(
     return render_template(
         "deal.html",
         game=game,
-        rules=scoresheet.rules_of(game),
+        rules=games.rules_of(game),
         form=form,
         number=number,
         minimums=minimums,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from .. import scoresheet
+from .. import games
 from .access import known_clubs
 
 bp = Blueprint("home", __name__)
@@ -13,11 +13,11 @@ bp = Blueprint("home", __name__)
 @bp.get("/")
 def index():
     """Games in progress and recently finished, newest first."""
-    playing = scoresheet.recent_games(finished=False)
-    finished = scoresheet.recent_games(finished=True, limit=10)
+    playing = games.recent_games(finished=False)
+    finished = games.recent_games(finished=True, limit=10)
     return render_template(
         "home.html",
         my_clubs=known_clubs(),
-        playing=[scoresheet.summary(g) for g in playing],
-        finished=[scoresheet.summary(g) for g in finished],
+        playing=[games.summary(g) for g in playing],
+        finished=[games.summary(g) for g in finished],
     )

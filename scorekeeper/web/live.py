@@ -12,6 +12,7 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 from .. import live
 from ..db import db
 from ..models import Club
+from ..rules.terms import MAX_DEVICE_NAME
 from .access import Level, require_table
 
 bp = Blueprint("live", __name__)
@@ -61,7 +62,7 @@ def entering(game_id: int):
     if request.form.get("leaving"):
         live.stop_entering(game_id, device)
     else:
-        name = " ".join(request.form.get("name", "").split())[:40] or "Someone"
+        name = " ".join(request.form.get("name", "").split())[:MAX_DEVICE_NAME] or "Someone"
         live.say_entering(game_id, device, name, int(deal))
     return "", 204
 

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules import BOOK_KINDS, CARD_CATEGORIES, PRESETS
+from ..deals import KEY
+from ..rules import PRESETS
+from ..rules.terms import (
+    BOOK_KINDS,
+    BREAKDOWN_LINES,
+    CARD_CATEGORIES,
+    EXTRA_BONUSES,
+    MAX_DECKS,
+    MAX_NAME,
+)
 
 COUNT = {"type": "integer", "minimum": 0}
 
@@ -38,7 +47,7 @@ IDEMPOTENCY_KEY = {
     "required": False,
     "description": "Sent again with the same key, the request records no second deal: it "
     "answers 201 with Idempotent-Replayed: true",
-    "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,64}$"},
+    "schema": {"type": "string", "pattern": f"^{KEY.pattern}$"},
 }
 TABLE_CODE = {
     "name": "X-Table-Code",
@@ -64,7 +73,7 @@ def openapi_document() -> dict[str, Any]:
             "leftover_points": {"type": ["integer", "null"], "minimum": 0, "multipleOf": 5},
             "melded_cards": _counts(CARD_CATEGORIES),
             "leftover_cards": _counts(CARD_CATEGORIES),
-            "bonuses": _counts(("exact_22",)),
+            "bonuses": _counts(tuple(EXTRA_BONUSES)),
             "open_books": _counts(BOOK_KINDS),
             "open_book_points": {"type": "integer", "minimum": 0, "multipleOf": 5},
         },
@@ -83,12 +92,7 @@ def openapi_document() -> dict[str, Any]:
         "properties": {
             name: {"type": "integer"}
             for name in (
-                "books",
-                "red_threes",
-                "going_out",
-                "cards",
-                "extras",
-                "moved",
+                *(line for line, _ in BREAKDOWN_LINES),
                 "total",
                 "melded_points",
                 "leftover_points",
@@ -180,12 +184,12 @@ def openapi_document() -> dict[str, Any]:
                     "type": "object",
                     "required": ["name"],
                     "properties": {
-                        "name": {"type": "string", "minLength": 1, "maxLength": 60},
+                        "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
                         "players": {"type": "array", "items": {"type": "string"}},
                     },
                 },
             },
-            "decks": {"type": "integer", "minimum": 1, "maximum": 20},
+            "decks": {"type": "integer", "minimum": 1, "maximum": MAX_DECKS},
             "rules": {"type": "object", "description": "House-rule overrides of the preset"},
             "club": {"type": "string", "description": "A club's slug (send X-Table-Code too)"},
         },

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template
 
+from .. import games
 from .. import rules as engine
-from .. import scoresheet
 from .access import Level, game_or_404, require_game
 
 bp = Blueprint("rulecards", __name__)
@@ -33,8 +33,8 @@ def game_card(game_id: int):
     require_game(game, Level.READ)
     return render_template(
         "rule_card.html",
-        rules=scoresheet.rules_of(game),
+        rules=games.rules_of(game),
         players=PLAYER_COUNTS,
         game=game,
-        changed=scoresheet.changed_rules(game),
+        changed=games.changed_rules(game),
     )

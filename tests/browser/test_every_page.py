@@ -27,11 +27,12 @@ import pytest
 from playwright.sync_api import Page, expect
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import clubs, demo, scoresheet
+from scorekeeper import accounts, clubs, deals, demo, games
+from scorekeeper.access import Level
 from scorekeeper.db import db
+from scorekeeper.games import SideSetup
 from scorekeeper.models import Game
 from scorekeeper.rules import DealEntry
-from scorekeeper.scoresheet import SideSetup
 
 from .conftest import ARTIFACTS, PHONES, check_axe, open_phone
 
@@ -43,11 +44,19 @@ LARGE_TEXT = {"standard": 32, "fixed": 26}
 LARGE_ROOT_PX = "36px"
 
 
+def save_deal(game, entries: list[DealEntry]) -> None:
+    """Enter the game's next deal as any phone at the table would."""
+    outcome = deals.enter_deal(game, Level.TABLE, [entry.to_dict() for entry in entries])
+    assert isinstance(outcome, deals.Saved), outcome
+
+
 @pytest.fixture(autouse=True)
 def quick_hashing(monkeypatch):
     """One hashing round for the demo organiser keeps seeding quick."""
     monkeypatch.setattr(
-        clubs, "generate_password_hash", partial(generate_password_hash, method="pbkdf2:sha256:1")
+        accounts,
+        "generate_password_hash",
+        partial(generate_password_hash, method="pbkdf2:sha256:1"),
     )
 
 
@@ -95,7 +104,7 @@ def seed(app) -> World:
     """A demo club with finished games, and casual games in every state."""
     with app.app_context():
         club = demo.fill_demo(DEMO_SLUG, games=8)
-        playing_club = scoresheet.start_game(
+        playing_club = games.start_game(
             "club",
             [SideSetup(n, [n]) for n in ("Margaret", "Harold", "Linda")],
             club=club,
@@ -109,11 +118,11 @@ def seed(app) -> World:
         member = max(counts, key=counts.get)
 
         partners = [SideSetup("Ann & Bob", ["Ann", "Bob"]), SideSetup("Cat & Dan", ["Cat", "Dan"])]
-        empty = scoresheet.start_game("classic", partners)
-        playing = scoresheet.start_game("classic", partners, house_rules={"going_out_bonus": 200})
-        scoresheet.add_deal(playing, [won(CLASSIC_OUT, 480), caught(130, 30)])
-        scoresheet.add_deal(playing, [caught(240, 55, clean=1), won(CLASSIC_OUT, 395)])
-        finished = scoresheet.record_game(
+        empty = games.start_game("classic", partners)
+        playing = games.start_game("classic", partners, house_rules={"going_out_bonus": 200})
+        save_deal(playing, [won(CLASSIC_OUT, 480), caught(130, 30)])
+        save_deal(playing, [caught(240, 55, clean=1), won(CLASSIC_OUT, 395)])
+        finished = games.record_game(
             "club",
             [SideSetup(n, [n]) for n in ("Ann", "Bob", "Cat")],
             [
@@ -123,7 +132,7 @@ def seed(app) -> World:
                 [caught(210, 15), caught(160, 70), won(CLUB_OUT, 380)],
             ],
         )
-        cutthroat = scoresheet.start_game("cutthroat", [SideSetup(n, [n]) for n in ("Ann", "Bob")])
+        cutthroat = games.start_game("cutthroat", [SideSetup(n, [n]) for n in ("Ann", "Bob")])
         # The most sides a game can have, each with a long name: the heaviest pages.
         six = [SideSetup(f"{a} & {b}", [a, b]) for a, b in SIX_TEAMS]
         six_deals = [
@@ -133,8 +142,8 @@ def seed(app) -> World:
             ]
             for d in range(4)
         ]
-        six_playing = scoresheet.record_game("casual", six, six_deals[:1])
-        six_finished = scoresheet.record_game("classic", six, six_deals)
+        six_playing = games.record_game("casual", six, six_deals[:1])
+        six_finished = games.record_game("classic", six, six_deals)
         return World(
             empty=empty.id,
             playing=playing.id,
@@ -211,7 +220,8 @@ def conflict(page: Page, world: World, app) -> None:
     page.goto(f"{page.base}/games/{world.playing}/deals/1/edit")
     with app.app_context():
         game = db.session.get(Game, world.playing)
-        scoresheet.correct_deal(game, 1, [won(CLASSIC_OUT, 500), caught(130, 30)], version=1)
+        scores = [won(CLASSIC_OUT, 500).to_dict(), caught(130, 30).to_dict()]
+        assert isinstance(deals.correct_deal(game, Level.TABLE, 1, scores, 1), deals.Saved)
     page.fill("#s0-melded_points", "520")
     count_from_here(page)
     page.get_by_role("button", name="Save correction").click()
@@ -223,8 +233,8 @@ def saved_meanwhile(page: Page, world: World, app) -> None:
     """A new deal sent after another phone saved that deal: 409, both shown."""
     page.goto(f"{page.base}/games/{world.playing}/deals/new")
     with app.app_context():
-        game = scoresheet.get_game(world.playing)
-        scoresheet.add_deal(game, [won(CLASSIC_OUT, 500), caught(130, 30)])
+        game = games.get_game(world.playing)
+        save_deal(game, [won(CLASSIC_OUT, 500), caught(130, 30)])
     page.fill("#s0-melded_points", "520")
     count_from_here(page)
     page.get_by_role("button", name=re.compile(r"Save deal \d+")).click()

@@ -19,7 +19,7 @@ import re
 
 from playwright.sync_api import expect
 
-from scorekeeper import clubs
+from scorekeeper import accounts, clubs
 
 from .conftest import ARTIFACTS, start_game
 
@@ -94,7 +94,7 @@ def test_a_club_game_corrected_after_the_end(phone, app):
     """Four deals of a club game, then a correction to deal 2 that hands the win across."""
     page = phone
     with app.app_context():
-        olga = clubs.register("olga", PASSWORD)
+        olga = accounts.register("olga", PASSWORD)
         club = clubs.create_club("Tuesday Club", SLUG, olga)
         for name in ("Ann", "Bob", "Cat", "Dan"):
             clubs.add_member(club, name)

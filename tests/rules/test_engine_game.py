@@ -6,8 +6,8 @@ from scorekeeper.rules import (
     DealEntry,
     DealRefused,
     GameOver,
-    add_deal,
     correct_deal,
+    extend,
     play,
     ruleset,
 )
@@ -15,6 +15,12 @@ from scorekeeper.rules import (
 from ._engine_support import NOTHING, clean, teams
 
 E = DealEntry
+
+
+def add_deal(rules, decks, sides, deals, entries):
+    """One more deal on top of a game, as the app adds it: `extend`, not a replay."""
+    return extend(rules, decks, sides, play(rules, decks, sides, deals), entries)
+
 
 # A four-deal classic game; the totals after each deal are worked out in the comments.
 CLASSIC_DEALS = [

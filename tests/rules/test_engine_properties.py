@@ -8,7 +8,6 @@ from scorekeeper.rules import (
     DealEntry,
     DealRefused,
     GameOver,
-    add_deal,
     check_deal,
     correct_deal,
     extend,
@@ -336,7 +335,7 @@ def test_extending_a_game_equals_replaying_it_with_the_deal(case):
     sides = teams(2)
     so_far = play(rules, GAME_DECKS, sides, deals)
     try:
-        replayed = add_deal(rules, GAME_DECKS, sides, deals, new)
+        replayed = play(rules, GAME_DECKS, sides, [*deals, new])
     except DealRefused as refused:
         with pytest.raises(type(refused)) as extended:
             extend(rules, GAME_DECKS, sides, so_far, new)

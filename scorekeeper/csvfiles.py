@@ -16,17 +16,15 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from sqlalchemy import exists, select
 from sqlalchemy.orm import selectinload
 
 from . import rules as engine
-from . import scoresheet
-from .clubs import Filters, Standing
 from .db import db
-from .models import Club, Deal, Game, Member, Player, Side
-from .rules import BOOK_KINDS, CARD_CATEGORIES, DealEntry, DealRefused, Refusal, RulesError
-from .rules.game import MAX_NAME
-from .rules.ruleset import EXTRA_BONUSES
+from .games import GameRefused, SideSetup, record_game
+from .models import Club, Deal, Game, Member, Side
+from .rules import DealEntry, DealRefused, Refusal, RulesError
+from .rules.terms import BOOK_KINDS, CARD_CATEGORIES, EXTRA_BONUSES, MAX_NAME
+from .standings import Filters, Standing, club_games
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_ROWS = 200_000
@@ -54,7 +52,6 @@ ENTRY_NAMES = tuple(column for column, _, _ in ENTRY_COLUMNS)
 # Every column a deals file must have; `guests` and `deal_total` are written but optional.
 REQUIRED_COLUMNS = (*GAME_COLUMNS, *SIDE_COLUMNS, "deal", *ENTRY_NAMES)
 DEAL_COLUMNS = (*GAME_COLUMNS, *SIDE_COLUMNS, "guests", "deal", *ENTRY_NAMES, "deal_total")
-OPTIONAL_COLUMNS = ("guests", "deal_total")
 
 STANDING_COLUMNS = (
     "rank",
@@ -207,25 +204,13 @@ def entry_cells(entry: Mapping[str, Any]) -> dict[str, str]:
 
 def _games(club: Club, filters: Filters, *, finished_only: bool) -> list[Game]:
     """The club's games within the filters, oldest first, with everything a row shows."""
-    query = select(Game).where(Game.club_id == club.id)
-    if finished_only:
-        query = query.where(Game.finished_at.is_not(None))
-    if filters.start is not None:
-        query = query.where(Game.played_on >= filters.start)
-    if filters.end is not None:
-        query = query.where(Game.played_on <= filters.end)
-    if filters.ruleset:
-        query = query.where(Game.ruleset == filters.ruleset)
-    if filters.member_id is not None:
-        played = (
-            select(Player.id)
-            .join(Side, Player.side_id == Side.id)
-            .where(Side.game_id == Game.id, Player.member_id == filters.member_id)
+    query = (
+        club_games(club, filters, finished_only=finished_only)
+        .order_by(Game.played_on, Game.id)
+        .options(
+            selectinload(Game.sides).selectinload(Side.players),
+            selectinload(Game.deals).selectinload(Deal.scores),
         )
-        query = query.where(exists(played))
-    query = query.order_by(Game.played_on, Game.id).options(
-        selectinload(Game.sides).selectinload(Side.players),
-        selectinload(Game.deals).selectinload(Deal.scores),
     )
     return list(db.session.execute(query).scalars())
 
@@ -564,9 +549,9 @@ def _record(club: Club, games: list[_Game]) -> ImportReport:
         entries = [
             [game.deals[n].entries[s.position][1] for s in sides] for n in sorted(game.deals)
         ]
-        setups = [scoresheet.SideSetup(side.name, side.players) for side in sides]
+        setups = [SideSetup(side.name, side.players) for side in sides]
         try:
-            scoresheet.record_game(
+            record_game(
                 game.ruleset,
                 setups,
                 entries,
@@ -576,7 +561,7 @@ def _record(club: Club, games: list[_Game]) -> ImportReport:
                 played_on=game.played_on,
                 commit=False,
             )
-        except scoresheet.GameRefused as refused:
+        except GameRefused as refused:
             raise _setup_refused(game, refused.refusals) from refused
         except DealRefused as refused:
             raise _deal_refused(game, sides, entries, refused) from refused

@@ -1,0 +1,45 @@
+"""Who may do what to a game or a club, by the visitor's level; one home for each such rule.
+
+The web layer works out a visitor's level from the request (`web/access.py`); the services,
+the views and the templates ask these functions what that level allows.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from .models import Game
+
+
+class Level(IntEnum):
+    """What a visitor may do, each level including those below it."""
+
+    NONE = 0
+    READ = 1  # standings and history of a public club
+    TABLE = 2  # start games and enter deals: the table link
+    ORGANISER = 3  # members, seasons, settings; correct or delete finished games
+
+
+# Entering a deal takes the table's link (any casual game's, or the club's table link).
+TO_ENTER = Level.TABLE
+
+
+def needed_to_correct(game: Game) -> Level:
+    """A club's finished record changes only by an organiser's hand; anything else, the table's."""
+    finished_club_game = game.club_id is not None and game.finished_at is not None
+    return Level.ORGANISER if finished_club_game else Level.TABLE
+
+
+def may_correct(game: Game, level: Level) -> bool:
+    """Whether a visitor at this level may correct the game's deals."""
+    return level >= needed_to_correct(game)
+
+
+def may_enter(game: Game, level: Level) -> bool:
+    """Whether a visitor at this level may enter the game's next deal (if it is not over)."""
+    return level >= TO_ENTER
+
+
+def may_delete(game: Game, level: Level) -> bool:
+    """Only a club's organisers delete a game, and only a club game (a casual one is kept)."""
+    return game.club_id is not None and level >= Level.ORGANISER

@@ -1,0 +1,327 @@
+"""Entering and correcting a deal: one use case each, every check in one place, one outcome.
+
+The deal form and the JSON API both call `enter_deal` and `correct_deal` and only translate
+the outcome they get back into a page or an answer; neither checks anything itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import make_transient_to_detached
+from sqlalchemy.orm.attributes import set_committed_value
+
+from . import access, figures, games
+from . import rules as engine
+from .access import Level
+from .db import db
+from .models import Deal, DealScore, Game, Side
+from .rules import DealEntry, DealRefused, Progress, Refusal
+
+# An idempotency key: a form's is 32 hex digits; an API client may choose its own.
+KEY = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+KEY_HELP = "Idempotency-Key must be 1 to 64 letters, digits or any of - _ . :"
+# No deal ever reaches this version; anything beyond is no version this server wrote.
+MAX_VERSION = 2**31
+
+
+# --- outcomes ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Saved:
+    """The deal was saved (a new deal, or a correction; a correction that changed nothing)."""
+
+    deal: Deal
+
+
+@dataclass(frozen=True)
+class AlreadySaved:
+    """A submission whose idempotency key was recorded: that deal stands, nothing more saved."""
+
+    deal: Deal
+
+
+@dataclass(frozen=True)
+class SavedMeanwhile:
+    """Another phone saved the deal this one was entered as; nothing saved."""
+
+    number: int
+
+    @property
+    def message(self) -> str:
+        """In words for the person, or the client."""
+        return (
+            f"Another phone saved deal {self.number} a moment ago. Check the scoreboard, "
+            "then enter this deal again if it is still missing."
+        )
+
+
+@dataclass(frozen=True)
+class ChangedMeanwhile:
+    """A correction made to an older version of the deal than the one saved; nothing saved."""
+
+    deal: Deal
+    version: int
+
+    @property
+    def message(self) -> str:
+        """In words for the person, or the client."""
+        return (
+            f"Deal {self.deal.number} was changed meanwhile (now version {self.deal.version}, "
+            f"the correction was made to version {self.version})."
+        )
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Figures the rules refuse, or a request that cannot stand; every reason; nothing saved."""
+
+    refusals: list[Refusal]
+
+
+@dataclass(frozen=True)
+class Ended:
+    """The game is over: no deal can be added."""
+
+    refusals: list[Refusal]
+
+
+@dataclass(frozen=True)
+class NotAllowed:
+    """The visitor's level is below what the action needs."""
+
+    needed: Level
+
+
+@dataclass(frozen=True)
+class NoSuchDeal:
+    """A correction of a deal the game does not have."""
+
+    number: int
+
+
+Outcome = (
+    Saved | AlreadySaved | SavedMeanwhile | ChangedMeanwhile | Refused | Ended | NotAllowed
+) | NoSuchDeal
+
+
+# --- entering the next deal ----------------------------------------------------------------
+
+
+def enter_deal(
+    game: Game,
+    level: Level,
+    scores: Any,
+    key: str | None = None,
+    opened_for: int | None = None,
+) -> Outcome:
+    """Score and save the next deal from one entry per side (JSON-like), or say why not.
+
+    `key` makes a resent submission harmless; `opened_for` is the deal number the form was
+    opened for, so that a deal another phone saved meanwhile is shown, never saved over.
+    """
+    if not access.may_enter(game, level):
+        return NotAllowed(access.TO_ENTER)
+    if key is not None and not KEY.fullmatch(key):
+        return Refused([Refusal(None, "Idempotency-Key", KEY_HELP)])
+    recorded = deal_with_key(game, key) if key else None
+    if recorded is not None:
+        return AlreadySaved(recorded)
+    so_far = games.progress_of(game)
+    if opened_for is not None and opened_for != so_far.next_deal:
+        return SavedMeanwhile(opened_for)
+    if so_far.finished:
+        return Ended([engine.game_over(games.sides_of(game), so_far)])
+    try:
+        entries = games.entries_from(scores, game)
+        # Only the new deal is scored, on top of the game so far (usually replayed already).
+        progress = engine.extend(
+            games.rules_of(game), game.decks, games.sides_of(game), so_far, entries
+        )
+    except DealRefused as exc:
+        return Refused(exc.refusals)
+    try:
+        return Saved(_insert_deal(game, entries, progress, key))
+    except IntegrityError:
+        # Another request saved a deal meanwhile: the same submission, or another phone's.
+        db.session.rollback()
+        recorded = deal_with_key(game, key) if key else None
+        if recorded is not None:
+            return AlreadySaved(recorded)
+        return SavedMeanwhile(so_far.next_deal)
+
+
+def deal_with_key(game: Game, key: str) -> Deal | None:
+    """The deal a submission with this idempotency key recorded, if any."""
+    query = select(Deal).where(Deal.game_id == game.id, Deal.idempotency_key == key)
+    return db.session.execute(query).scalar_one_or_none()
+
+
+def _insert_deal(
+    game: Game, entries: Sequence[DealEntry], progress: Progress, key: str | None
+) -> Deal:
+    """Insert a new deal and its scores, keep each side's figures, commit.
+
+    The deal and its scores go in as two plain INSERTs rather than through the unit of work
+    (which inserts and reads back one row at a time): entering a deal is the hottest write.
+    The objects are then placed in the session as if loaded, so the game reads as saved.
+    """
+    now = games.now()
+    number = progress.next_deal - 1
+    row = {"game_id": game.id, "number": number, "version": 1, "idempotency_key": key}
+    deal_id = db.session.execute(
+        insert(Deal).values(**row, created_at=now, updated_at=now).returning(Deal.id)
+    ).scalar_one()
+    rows = [
+        {
+            "deal_id": deal_id,
+            "side_id": side.id,
+            "side_position": side.position,
+            "entry": entry.to_dict(),
+            "total": score.total,
+        }
+        for side, entry, score in zip(game.sides, entries, progress.deals[-1].scores, strict=True)
+    ]
+    table = DealScore.__table__
+    ids = db.session.execute(
+        insert(table).returning(table.c.id, sort_by_parameter_order=True), rows
+    ).scalars()
+    deal = Deal(id=deal_id, **row, created_at=now, updated_at=now)
+    scores = [DealScore(id=score_id, **score) for score_id, score in zip(ids, rows, strict=True)]
+    for loaded in (deal, *scores):
+        make_transient_to_detached(loaded)
+        db.session.add(loaded)
+    set_committed_value(deal, "scores", scores)
+    set_committed_value(game, "deals", [*game.deals, deal])
+    # Each side's figures in one UPDATE run for every side, then the game's row.
+    sides = Side.__table__
+    kept = figures.side_figures(len(game.sides), progress, games.entries_of(game))
+    db.session.execute(
+        update(sides)
+        .where(sides.c.id == bindparam("side_id"))
+        .values({name: bindparam(name) for name in kept[0]}),
+        [{"side_id": side.id, **f} for side, f in zip(game.sides, kept, strict=True)],
+    )
+    finished = now if progress.finished else None
+    db.session.execute(
+        update(Game.__table__)
+        .where(Game.__table__.c.id == game.id)
+        .values(finished_at=finished, updated_at=now)
+    )
+    for side, side_figures in zip(game.sides, kept, strict=True):
+        for name, value in side_figures.items():
+            set_committed_value(side, name, value)
+    set_committed_value(game, "finished_at", finished)
+    set_committed_value(game, "updated_at", now)
+    figures.keep_member_results(game, progress.finished)
+    db.session.commit()
+    games.keep_progress(game, progress)
+    return deal
+
+
+# --- correcting a deal ---------------------------------------------------------------------
+
+
+def correct_deal(game: Game, level: Level, number: int, scores: Any, version: Any) -> Outcome:
+    """Replace deal `number` and recompute everything after it, or say why not.
+
+    `version` is the version of the deal the correction was made to (None: any), checked and
+    bumped in one statement so that two phones cannot both win.
+    """
+    if not 1 <= number <= len(game.deals):
+        return NoSuchDeal(number)
+    if not access.may_correct(game, level):
+        return NotAllowed(access.needed_to_correct(game))
+    refusal = _version_refusal(version, number)
+    if refusal is not None:
+        return Refused([refusal])
+    deal = game.deals[number - 1]
+    if version is not None and not 0 < version < MAX_VERSION:
+        return ChangedMeanwhile(deal, version)  # no deal ever had that version
+    try:
+        entries = games.entries_from(scores, game)
+        if [entry.to_dict() for entry in entries] == [score.entry for score in deal.scores]:
+            return Saved(deal)  # nothing changes: a resent correction is not a conflict
+        progress = engine.correct_deal(
+            games.rules_of(game),
+            game.decks,
+            games.sides_of(game),
+            games.entries_of(game),
+            number,
+            entries,
+        )
+    except DealRefused as exc:
+        return Refused(exc.refusals)
+    bump = update(Deal).where(Deal.id == deal.id)
+    if version is not None:
+        bump = bump.where(Deal.version == version)
+    if (
+        db.session.execute(bump.values(version=Deal.version + 1, updated_at=games.now())).rowcount
+        != 1
+    ):
+        db.session.rollback()
+        return ChangedMeanwhile(db.session.get(Deal, deal.id), version)
+    db.session.refresh(deal, ["version"])
+    _store(game, deal, entries, progress)
+    return Saved(deal)
+
+
+def _version_refusal(version: Any, number: int) -> Refusal | None:
+    """A version that is not a whole number is no version of any deal: refused, plainly."""
+    if version is None or (isinstance(version, int) and not isinstance(version, bool)):
+        return None
+    again = f"open deal {number} again and make the correction there."
+    if version == "":
+        return Refusal(
+            None, "version", f"This correction names no version of deal {number}: {again}"
+        )
+    shown = repr(version) if len(repr(version)) <= 20 else repr(version)[:17] + "..."
+    return Refusal(
+        None, "version", f"This correction names version {shown}, which is not a version: {again}"
+    )
+
+
+def _store(game: Game, deal: Deal, entries: Sequence[DealEntry], progress: Progress) -> None:
+    by_side = {score.side_position: score for score in deal.scores}
+    for side, entry, score in zip(
+        game.sides, entries, progress.deals[deal.number - 1].scores, strict=True
+    ):
+        row = by_side.get(side.position)
+        if row is None:
+            row = DealScore(side=side, side_position=side.position, entry={}, total=0)
+            deal.scores.append(row)
+        row.entry = entry.to_dict()
+        row.total = score.total
+    figures.keep_side_figures(game, progress, games.entries_of(game))
+    game.finished_at = (game.finished_at or games.now()) if progress.finished else None
+    game.updated_at = games.now()
+    db.session.commit()
+    games.keep_progress(game, progress)
+
+
+# --- what a deal would score ---------------------------------------------------------------
+
+
+def preview_deal(
+    game: Game, entries: Sequence[DealEntry], number: int | None = None
+) -> engine.DealResult:
+    """The breakdown a deal would get, without saving it (DealRefused if it would be refused)."""
+    if number is None:
+        so_far = games.progress_of(game)
+        rules, sides = games.rules_of(game), games.sides_of(game)
+        return engine.extend(rules, game.decks, sides, so_far, entries).deals[-1]
+    progress = engine.correct_deal(
+        games.rules_of(game),
+        game.decks,
+        games.sides_of(game),
+        games.entries_of(game),
+        number,
+        entries,
+    )
+    return progress.deals[number - 1]

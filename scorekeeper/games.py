@@ -1,0 +1,298 @@
+"""Games kept in the database, scored by the rules engine: start, record, load, list, delete.
+
+Entering and correcting deals is `deals.py`; the stored figures' upkeep is `figures.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import joinedload, selectinload
+
+from . import figures
+from . import rules as engine
+from .db import db
+from .models import Club, Deal, DealScore, Game, Player, Side
+from .rules import DealEntry, DealRefused, Progress, Refusal, RulesError, RuleSet
+from .rules.terms import CONTROL_MESSAGE, MAX_NAME, has_control
+
+
+class GameRefused(ValueError):
+    """A game that cannot start as asked, with every reason."""
+
+    def __init__(self, refusals: list[Refusal]) -> None:
+        super().__init__("; ".join(r.message for r in refusals))
+        self.refusals = refusals
+
+
+@dataclass(frozen=True)
+class SideSetup:
+    """A side as someone asked for it at the start of a game."""
+
+    name: str
+    players: list[str]
+
+
+def now() -> datetime:
+    """The time stamps games and deals are saved with."""
+    return datetime.now(UTC)
+
+
+# --- a game as the engine sees it ----------------------------------------------------------
+
+
+def rules_of(game: Game) -> RuleSet:
+    """The game's rule set with its house rules."""
+    return engine.ruleset(game.ruleset, game.house_rules or None)
+
+
+def sides_of(game: Game) -> list[engine.Side]:
+    """The game's sides as the engine sees them."""
+    return [engine.Side(side.name, max(1, len(side.players))) for side in game.sides]
+
+
+def entries_of(game: Game) -> list[list[DealEntry]]:
+    """Every saved deal's entries, in deal and side order."""
+    return [[DealEntry.from_dict(score.entry) for score in deal.scores] for deal in game.deals]
+
+
+def entries_from(scores: Any, game: Game) -> list[DealEntry]:
+    """One entry per side from JSON-like data, or DealRefused naming every bad figure."""
+    if not isinstance(scores, list):
+        raise DealRefused([Refusal(None, "scores", "Give 'scores': one entry per side.")])
+    names = [side.name for side in game.sides]
+    entries, refusals = [], []
+    for index, entry in enumerate(scores):
+        try:
+            entries.append(DealEntry.from_dict(entry, index))
+        except DealRefused as exc:
+            who = names[index] if index < len(names) else f"Entry {index + 1}"
+            refusals.extend(Refusal(r.side, r.field, f"{who}: {r.message}") for r in exc.refusals)
+    if refusals:
+        raise DealRefused(refusals)
+    return entries
+
+
+# The replay is kept on the game object, so one request replays a game once however many times
+# it asks. The key names every deal's number and version: a new or corrected deal misses it.
+_PROGRESS = "_scoresheet_progress"
+
+
+def _replay_key(game: Game) -> tuple[Any, ...]:
+    deals = tuple((deal.number, deal.version) for deal in game.deals)
+    return (game.ruleset, repr(game.house_rules), game.decks, len(game.sides), deals)
+
+
+def progress_of(game: Game) -> Progress:
+    """Where the game stands, recomputed from its deals (once per request and deal list)."""
+    key = _replay_key(game)
+    kept = getattr(game, _PROGRESS, None)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    progress = engine.play(rules_of(game), game.decks, sides_of(game), entries_of(game))
+    keep_progress(game, progress)
+    return progress
+
+
+def keep_progress(game: Game, progress: Progress) -> None:
+    """Remember where the game stands after its current deals, for the rest of the request."""
+    setattr(game, _PROGRESS, (_replay_key(game), progress))
+
+
+# --- loading and listing -------------------------------------------------------------------
+
+
+def get_game(game_id: int) -> Game | None:
+    """A game by id with its sides, players, deals and scores, in two queries; or None."""
+    if not 0 < game_id < 2**63:  # beyond any database's integer: no such game
+        return None
+    # Scoring reads every deal's scores: load them together, not one lazy query per deal. Sides
+    # and players join the game's row; deals come in one more query with their scores joined
+    # (joining both lists in one query would multiply their rows).
+    query = (
+        select(Game)
+        .where(Game.id == game_id)
+        .options(
+            joinedload(Game.sides).joinedload(Side.players),
+            selectinload(Game.deals).joinedload(Deal.scores),
+        )
+    )
+    return db.session.execute(query).unique().scalar_one_or_none()
+
+
+def recent_games(*, finished: bool, limit: int = 20) -> Sequence[Game]:
+    """Casual games (no club) in progress, or recently finished, newest first."""
+    done = Game.finished_at.is_not(None) if finished else Game.finished_at.is_(None)
+    query = (
+        select(Game)
+        .where(done, Game.club_id.is_(None))
+        .order_by(Game.updated_at.desc(), Game.id.desc())
+        .limit(limit)
+        # A list shows every game's sides and totals: load them in one query, not per game.
+        .options(selectinload(Game.sides))
+    )
+    return db.session.execute(query).scalars().all()
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A line for a list of games."""
+
+    game: Game
+    rules: RuleSet
+    sides: list[tuple[str, int]]
+    deals: int
+    finished: bool
+
+
+def summary(game: Game) -> GameSummary:
+    """A game in brief, from the totals the engine left on its sides."""
+    return GameSummary(
+        game=game,
+        rules=rules_of(game),
+        sides=[(side.name, side.final_total) for side in game.sides],
+        deals=game.sides[0].deals_played if game.sides else 0,
+        finished=game.finished_at is not None,
+    )
+
+
+def changed_rules(game: Game) -> list[tuple[str, int, int]]:
+    """The house rules of a game: (what, the preset's number, the game's number)."""
+    preset = {k.path: k for k in engine.knobs(engine.PRESETS[game.ruleset])}
+    played = {k.path: k for k in engine.knobs(rules_of(game))}
+    return [
+        (knob.label, preset[path].value if path in preset else 0, knob.value)
+        for path, knob in played.items()
+        if path not in preset or preset[path].value != knob.value
+    ]
+
+
+# --- starting, recording and deleting ------------------------------------------------------
+
+
+def start_game(
+    ruleset_key: str,
+    sides: Sequence[SideSetup],
+    decks: int | None = None,
+    house_rules: dict[str, Any] | None = None,
+    club: Club | None = None,
+    played_on: date | None = None,
+    commit: bool = True,
+) -> Game:
+    """Create a game, or GameRefused saying what is wrong.
+
+    In a club game, a player whose name is a member's is that member; anyone else is a guest.
+    """
+    if ruleset_key not in engine.PRESETS:
+        known = ", ".join(engine.PRESETS)
+        raise GameRefused([Refusal(None, "ruleset", f"No rule set '{ruleset_key}'; try {known}.")])
+    try:
+        rules = engine.ruleset(ruleset_key, house_rules)
+    except RulesError as exc:
+        raise GameRefused([Refusal(None, "rules", m) for m in exc.messages]) from exc
+    players = sum(max(1, len(side.players)) for side in sides)
+    if decks is None:
+        decks = rules.decks_for(players)
+    table = [engine.Side(side.name.strip(), max(1, len(side.players))) for side in sides]
+    refusals = engine.check_setup(rules, decks, table) + _check_names(sides)
+    if refusals:
+        raise GameRefused(refusals)
+    members = {m.name.casefold(): m for m in club.members} if club else {}
+    game = Game(
+        ruleset=ruleset_key,
+        house_rules=dict(house_rules or {}),
+        decks=decks,
+        club=club,
+        played_on=played_on or now().date(),
+    )
+    for position, side in enumerate(sides):
+        names = [n.strip() for n in side.players] or [side.name.strip()]
+        players = [
+            Player(position=i, name=n, member=members.get(n.casefold()))
+            for i, n in enumerate(names)
+        ]
+        game.sides.append(Side(position=position, name=side.name.strip(), players=players))
+    db.session.add(game)
+    if commit:
+        db.session.commit()
+    return game
+
+
+def _check_names(sides: Sequence[SideSetup]) -> list[Refusal]:
+    """Every side's and player's name printable and short; nobody on two sides."""
+    refusals = []
+    seen: set[str] = set()
+    for index, side in enumerate(sides):
+        if has_control(side.name):
+            refusals.append(Refusal(index, "name", CONTROL_MESSAGE))
+        # A side given without players plays as its name.
+        for name in side.players or [side.name]:
+            if has_control(name):
+                refusals.append(Refusal(index, "players", CONTROL_MESSAGE))
+                break
+            if not name.strip() or len(name.strip()) > MAX_NAME:
+                refusals.append(
+                    Refusal(index, "players", f"{side.name}: each player needs a short name.")
+                )
+                break
+            if name.strip().casefold() in seen:
+                refusals.append(
+                    Refusal(index, "players", f"{name.strip()} cannot play on two sides.")
+                )
+            seen.add(name.strip().casefold())
+    return refusals
+
+
+def record_game(
+    ruleset_key: str,
+    sides: Sequence[SideSetup],
+    deals: Sequence[Sequence[DealEntry]],
+    *,
+    decks: int | None = None,
+    house_rules: dict[str, Any] | None = None,
+    club: Club | None = None,
+    played_on: date | None = None,
+    commit: bool = True,
+) -> Game:
+    """A whole game with all its deals at once (an import, the demo club), checked by the engine.
+
+    Raises GameRefused for the setup and DealRefused for a deal, before anything is saved.
+    """
+    game = start_game(ruleset_key, sides, decks, house_rules, club, played_on, commit=False)
+    try:
+        progress = engine.play(rules_of(game), game.decks, sides_of(game), deals)
+    except DealRefused:
+        db.session.expunge(game)
+        raise
+    for number, entries in enumerate(deals, start=1):
+        deal = Deal(number=number, version=1)
+        game.deals.append(deal)
+        for side, entry, score in zip(
+            game.sides, entries, progress.deals[number - 1].scores, strict=True
+        ):
+            deal.scores.append(
+                DealScore(
+                    side=side,
+                    side_position=side.position,
+                    entry=entry.to_dict(),
+                    total=score.total,
+                )
+            )
+    figures.keep_side_figures(game, progress, deals)
+    game.finished_at = now() if progress.finished else None
+    if commit:
+        db.session.commit()
+    return game
+
+
+def delete_game(game: Game) -> None:
+    """Remove a game and its deals for good (an organiser's decision)."""
+    club_id, day = game.club_id, game.played_on
+    db.session.delete(game)
+    if club_id is not None:
+        figures.refresh_member_days(club_id, [day])
+    db.session.commit()

@@ -1,0 +1,94 @@
+"""The game's words and the app's limits: each label and each bound, written once.
+
+The engine, the forms, the models, the OpenAPI document and the templates all read these, so
+a label or a limit changes in one place. Pure Python, like the rest of the engine.
+"""
+
+from __future__ import annotations
+
+# --- the cards, the books and the bonuses, as a score sheet names them ---------------------
+
+# The card categories a side counts its cards by, in the order a score sheet lists them.
+CARD_CATEGORIES: tuple[str, ...] = (
+    "joker",
+    "two",
+    "ace",
+    "eight_to_king",
+    "four_to_seven",
+    "black_three",
+)
+CARD_LABELS: dict[str, str] = {
+    "joker": "jokers",
+    "two": "twos",
+    "ace": "aces",
+    "eight_to_king": "eights to kings",
+    "four_to_seven": "fours to sevens",
+    "black_three": "black threes",
+}
+
+# Every kind of book any rulebook knows; a rule set scores a subset of them.
+BOOK_KINDS: tuple[str, ...] = ("clean", "dirty", "wild", "clean_sevens", "black_threes")
+BOOK_LABELS: dict[str, str] = {
+    "clean": "clean",
+    "dirty": "dirty",
+    "wild": "wild",
+    "clean_sevens": "clean sevens",
+    "black_threes": "black threes",
+}
+
+# Bonuses beyond books, red threes and going out, and what each is paid for.
+EXTRA_BONUSES: dict[str, str] = {"exact_22": "picked up exactly 22 cards"}
+# The deal form counts how many players earned each bonus.
+BONUS_COUNT_LABELS: dict[str, str] = {"exact_22": "Players who picked up exactly 22"}
+
+# The figures of one side's entry, as a refusal names them.
+FIELD_LABELS: dict[str, str] = {
+    "books": "books",
+    "open_books": "open books",
+    "bonuses": "bonuses",
+    "red_threes_down": "red threes laid down",
+    "red_threes_caught": "red threes caught",
+    "went_out": "went out",
+    "melded_points": "melded card points",
+    "leftover_points": "leftover card points",
+    "open_book_points": "open book card points",
+    "melded_cards": "melded cards",
+    "leftover_cards": "leftover cards",
+}
+
+# A deal's breakdown, line by line, in the order the score sheet shows it (then its total).
+BREAKDOWN_LINES: tuple[tuple[str, str], ...] = (
+    ("books", "Books"),
+    ("red_threes", "Red threes"),
+    ("going_out", "Going out"),
+    ("cards", "Cards"),
+    ("extras", "Extras"),
+    ("moved", "From the other team"),
+)
+
+# --- limits: far beyond any real table, so that a typo never reaches the arithmetic --------
+
+MAX_FIGURE = 1_000_000  # any one figure of a deal entry
+MAX_RULE_NUMBER = 100_000  # any one number of a house rule
+MAX_DECKS = 20
+MAX_DEALS = 50  # a game that ends after a number of deals
+MAX_SIDES = 12
+MAX_PLAYERS_PER_SIDE = 6
+
+# Names: sides, players, members, seasons and organisers' usernames.
+MAX_NAME = 60
+MIN_USERNAME = 3
+MAX_CLUB_NAME = 80
+# A comma-separated list of a side's players, as typed on the new-game form.
+MAX_PLAYERS_TEXT = 300
+# What a phone entering a deal calls itself, shown to the table.
+MAX_DEVICE_NAME = 40
+MIN_PASSWORD = 8
+MAX_PASSWORD = 200
+
+CONTROL_MESSAGE = "Names cannot hold control characters (tabs, line breaks, NUL)."
+
+
+def has_control(text: str) -> bool:
+    """Whether a name holds characters no one types: NUL, tabs, line breaks and the like."""
+    return any(ord(c) < 32 or 127 <= ord(c) < 160 for c in text)

@@ -1,0 +1,237 @@
+"""Standings and history: which finished games count, members ranked, games listed.
+
+Standings are summed by the database from the figures kept beside the deals (`figures.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlalchemy import exists, func, select
+from sqlalchemy.orm import selectinload
+from sqlalchemy.sql.elements import ColumnElement
+
+from .db import db
+from .models import (
+    RESULT_FIGURES,
+    Club,
+    Game,
+    Member,
+    MemberDay,
+    MemberResult,
+    Player,
+    Season,
+    Side,
+)
+from .rules import PRESETS
+
+PAGE_SIZE = 50
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which finished games count: a date range and a rule set, all optional."""
+
+    start: date | None = None
+    end: date | None = None
+    ruleset: str | None = None
+    member_id: int | None = None
+
+    @classmethod
+    def for_season(cls, chosen: Season | None, **more) -> Filters:
+        """The dates of a season, if one is chosen."""
+        if chosen is None:
+            return cls(**more)
+        return cls(start=chosen.starts_on, end=chosen.ends_on, **more)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One member's line in the standings."""
+
+    member_id: int
+    player: str
+    games: int
+    wins: int
+    total_points: int
+    deals: int
+    clean_books: int
+    dirty_books: int
+    wild_books: int
+    special_books: int
+    went_out: int
+    red_threes_caught: int
+    rank: int | None = None
+
+    @property
+    def win_rate(self) -> float:
+        """Wins over games, 0 to 1."""
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def average_score(self) -> float:
+        """The average final total of the member's side."""
+        return self.total_points / self.games if self.games else 0.0
+
+    @property
+    def average_per_deal(self) -> float:
+        """Points per deal played."""
+        return self.total_points / self.deals if self.deals else 0.0
+
+
+SORTS = {
+    "win_rate": ("Win %", lambda s: s.win_rate),
+    "wins": ("Wins", lambda s: s.wins),
+    "games": ("Games", lambda s: s.games),
+    "average_score": ("Average score", lambda s: round(s.average_score, 6)),
+    "average_per_deal": ("Average per deal", lambda s: round(s.average_per_deal, 6)),
+    "total_points": ("Total points", lambda s: s.total_points),
+    "clean_books": ("Clean books", lambda s: s.clean_books),
+    "dirty_books": ("Dirty books", lambda s: s.dirty_books),
+    "wild_books": ("Wild books", lambda s: s.wild_books),
+    "went_out": ("Went out", lambda s: s.went_out),
+    # Fewer red threes caught is better: the negative puts the fewest first.
+    "red_threes_caught": ("Red threes caught", lambda s: -s.red_threes_caught),
+    "special_books": ("Special books", lambda s: s.special_books),
+}
+
+
+def within(filters: Filters, played_on: Any, ruleset: Any) -> list[ColumnElement[bool]]:
+    """The filters' dates and rule set as conditions on these columns (one home for both)."""
+    conditions = []
+    if filters.start is not None:
+        conditions.append(played_on >= filters.start)
+    if filters.end is not None:
+        conditions.append(played_on <= filters.end)
+    if filters.ruleset:
+        conditions.append(ruleset == filters.ruleset)
+    return conditions
+
+
+def club_games(club: Club, filters: Filters, *, finished_only: bool = True):
+    """The club's games within the filters (and with the member, if one is chosen), unordered."""
+    query = select(Game).where(
+        Game.club_id == club.id, *within(filters, Game.played_on, Game.ruleset)
+    )
+    if finished_only:
+        query = query.where(Game.finished_at.is_not(None))
+    if filters.member_id is not None:
+        played = (
+            select(Player.id)
+            .join(Side, Player.side_id == Side.id)
+            .where(Side.game_id == Game.id, Player.member_id == filters.member_id)
+        )
+        query = query.where(exists(played))
+    return query
+
+
+def standings(club: Club, filters: Filters, sort: str = "win_rate") -> list[Standing]:
+    """Every member who played a counted game, ranked; summed by the database, per club night."""
+    sums = (
+        select(
+            MemberDay.member_id,
+            func.sum(MemberDay.games),
+            *(func.sum(getattr(MemberDay, name)) for name in RESULT_FIGURES),
+        )
+        .where(
+            MemberDay.club_id == club.id, *within(filters, MemberDay.played_on, MemberDay.ruleset)
+        )
+        .group_by(MemberDay.member_id)
+        .subquery()
+    )
+    query = select(Member.id, Member.name, *list(sums.c)[1:]).join(
+        sums, sums.c.member_id == Member.id
+    )
+    rows = [Standing(*row) for row in db.session.execute(query)]
+    return rank(rows, sort, club.min_games_ranked)
+
+
+def rank(rows: Sequence[Standing], sort: str, min_games: int) -> list[Standing]:
+    """Sort by a figure, best first; equal figures share a rank; too few games, no rank."""
+    key = SORTS.get(sort, SORTS["win_rate"])[1]
+    ranked = sorted(
+        (r for r in rows if r.games >= min_games), key=lambda r: (-key(r), r.player.casefold())
+    )
+    unranked = sorted(
+        (r for r in rows if r.games < min_games), key=lambda r: (-key(r), r.player.casefold())
+    )
+    result: list[Standing] = []
+    for position, row in enumerate(ranked, start=1):
+        shared = result and key(result[-1]) == key(row)
+        place = result[-1].rank if shared else position
+        result.append(_with_rank(row, place))
+    return result + [_with_rank(row, None) for row in unranked]
+
+
+def _with_rank(row: Standing, place: int | None) -> Standing:
+    return Standing(**{**row.__dict__, "rank": place})
+
+
+# --- history -----------------------------------------------------------------------------
+
+
+def history(club: Club, filters: Filters, page: int = 1) -> tuple[list[Game], bool]:
+    """Finished games, newest first, a page at a time; and whether there are more."""
+    query = (
+        club_games(club, filters)
+        .order_by(Game.played_on.desc(), Game.id.desc())
+        .offset((max(page, 1) - 1) * PAGE_SIZE)
+        .limit(PAGE_SIZE + 1)
+        .options(selectinload(Game.sides).selectinload(Side.players))
+    )
+    games = list(db.session.execute(query).scalars())
+    return games[:PAGE_SIZE], len(games) > PAGE_SIZE
+
+
+def in_progress(club: Club, limit: int = 20) -> list[Game]:
+    """The club's unfinished games, most recently touched first."""
+    query = (
+        select(Game)
+        .where(Game.club_id == club.id, Game.finished_at.is_(None))
+        .order_by(Game.updated_at.desc(), Game.id.desc())
+        .limit(limit)
+        .options(selectinload(Game.sides))
+    )
+    return list(db.session.execute(query).scalars())
+
+
+@dataclass(frozen=True)
+class Result:
+    """One finished game, seen from one member's side."""
+
+    game_id: int
+    played_on: date
+    ruleset: str
+    side: str
+    total: int
+    won: bool
+
+
+def results_of(target: Member, filters: Filters, limit: int = 200) -> list[Result]:
+    """A member's finished games, oldest first (for a chart), within the filters."""
+    query = (
+        select(
+            MemberResult.game_id,
+            MemberResult.played_on,
+            MemberResult.ruleset,
+            Side.name,
+            MemberResult.final_total,
+            MemberResult.won,
+        )
+        .join(Side, MemberResult.side_id == Side.id)
+        .where(
+            MemberResult.member_id == target.id,
+            *within(filters, MemberResult.played_on, MemberResult.ruleset),
+        )
+        .order_by(MemberResult.played_on.desc(), MemberResult.game_id.desc())
+        .limit(limit)
+    )
+    return [Result(*row) for row in reversed(db.session.execute(query).all())]
+
+
+def ruleset_choices() -> list[tuple[str, str]]:
+    """(key, name) for every preset, for filters."""
+    return [(r.key, r.name) for r in PRESETS.values()]
