@@ -101,8 +101,9 @@ def fill_demo(
         table = [engine.Side(s.name, len(s.players)) for s in sides]
         decks = rules.decks_for(sum(len(s.players) for s in sides))
         deals = _deals(rng, rules, decks, table, strengths)
-        game = record_game(key, sides, deals, decks=decks, club=club, commit=False)
-        game.played_on = played_on
+        game = record_game(
+            key, sides, deals, decks=decks, club=club, played_on=played_on, commit=False
+        )
         started = datetime.combine(played_on, time(19, rng.randrange(0, 45, 5)), UTC)
         game.created_at = started
         game.updated_at = game.finished_at = started + timedelta(minutes=25 * len(deals))

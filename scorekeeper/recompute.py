@@ -59,6 +59,11 @@ class Report:
 def recompute(*, dry_run: bool = False, progress: Callable[[int], None] | None = None) -> Report:
     """Replay every game and rebuild what is stored from it; with dry_run, only report."""
     report = Report()
+    # Nights first, from the results as stored: a result put right below re-adds its own night
+    # when it is committed, which would hide a night that was wrong on its own.
+    for club_id in db.session.execute(select(Club.id)).scalars():
+        report.clubs += _rebuild_nights(club_id)
+    _finish(dry_run)
     last = 0
     while True:
         query = (
@@ -82,9 +87,6 @@ def recompute(*, dry_run: bool = False, progress: Callable[[int], None] | None =
         _finish(dry_run)
         if progress is not None:
             progress(report.games)
-    for club_id in db.session.execute(select(Club.id)).scalars():
-        report.clubs += _rebuild_nights(club_id)
-    _finish(dry_run)
     return report
 
 

@@ -508,7 +508,7 @@ def test_edit_form_is_filled_in_and_corrects_the_totals(client):
     # The same page posted again is a correction of version 1, which is gone now.
     data["s1-melded_points"] = "600"
     stale = client.post(f"/games/{game_id}/deals/1/edit", data=data)
-    assert stale.status_code in (409, 422)
+    assert stale.status_code == 409
     assert "changed" in text(stale)
     assert values(stale)["s1-melded_points"] == "600"
     assert api_state(client, game_id) == state
@@ -706,13 +706,13 @@ def test_finished_game_refuses_a_new_deal_with_a_message(client):
     before = api_state(client, game_id)
     assert before["finished"] is True
     answer = client.get(f"/games/{game_id}/deals/new")
-    assert answer.status_code in (302, 303)
+    assert answer.status_code == 302
     assert game_id_from(answer.headers["Location"]) == game_id
     assert "game is over" in text(client.get(answer.headers["Location"])).lower()
     posted = client.post(
         f"/games/{game_id}/deals/new", data={"s0-books-clean": "1", "went_out": ""}
     )
-    assert posted.status_code in (302, 303, 409)
+    assert posted.status_code == 302
     assert api_state(client, game_id) == before
 
 

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from scorekeeper import accounts, clubs, create_app, csvfiles, games, standings
-from scorekeeper.csvfiles import ImportRefused
+from scorekeeper import accounts, clubs, create_app, csvfiles, csvimport, games, standings
+from scorekeeper.csvimport import ImportRefused
 from scorekeeper.db import db
 from scorekeeper.games import SideSetup
 from scorekeeper.models import Club, Game, Member
@@ -342,7 +342,7 @@ def refused(text: str) -> ImportRefused:
     clubs.add_member(target, "Ann")
     before = counts()
     with pytest.raises(ImportRefused) as caught:
-        csvfiles.import_deals(target, text)
+        csvimport.import_deals(target, text)
     assert counts() == before
     assert [m.name for m in target.members] == ["Ann"]
     assert games_of(target) == []
@@ -375,9 +375,9 @@ def test_export_then_import_into_a_new_club_reproduces_every_game_and_the_standi
         text = csvfiles.export_deals(source)
         target = new_club("restore")
 
-        report = csvfiles.import_deals(target, text)
+        report = csvimport.import_deals(target, text)
 
-        assert report == csvfiles.ImportReport(games=6, deals=15, members_added=list(MEMBERS))
+        assert report == csvimport.ImportReport(games=6, deals=15, members_added=list(MEMBERS))
         # Rule sets, dates, decks, house rules, sides, players (Zed still a guest), entries,
         # deal totals and every figure the standings add up.
         assert snapshot(target) == snapshot(source)
@@ -402,7 +402,7 @@ def test_import_matches_members_whatever_the_case_and_leaves_guests_guests(share
         text = csvfiles.export_deals(shared.source())
         target = new_club("friday")
         ann = clubs.add_member(target, "ANN")
-        report = csvfiles.import_deals(target, text)
+        report = csvimport.import_deals(target, text)
         assert report.members_added == ["Bob", "Cat", "Dan", "Eve"]
         assert sorted(m.name for m in target.members) == ["ANN", "Bob", "Cat", "Dan", "Eve"]
         casual = games_of(target)[2]
@@ -418,7 +418,7 @@ def test_import_into_the_same_club_adds_the_games_again(shared):
     with shared.app.app_context():
         club = build_club("same")
         exported = csvfiles.export_deals(club, Filters(ruleset="classic"))
-        report = csvfiles.import_deals(club, exported)
+        report = csvimport.import_deals(club, exported)
         assert (report.games, report.deals, report.members_added) == (1, 4, [])
         assert [g.ruleset for g in games_of(club)].count("classic") == 2
 
@@ -598,7 +598,7 @@ def test_names_a_spreadsheet_would_run_are_defused_and_still_round_trip(shared):
         )
         assert dicts_of(text)[1]["side_name"] == "''Quote"
         target = new_club("plain")
-        report = csvfiles.import_deals(target, text)
+        report = csvimport.import_deals(target, text)
         assert report.members_added == ["'Quote"]
         assert snapshot(target) == snapshot(source)
 
@@ -751,7 +751,7 @@ def test_empty_files_and_big_files_are_refused(shared, monkeypatch):
         header_only = valid_file().splitlines()[0]
         assert "no rows" in str(refused(header_only))
         assert "5 MB" in str(refused("x" * (5 * 1024 * 1024 + 1)))
-        monkeypatch.setattr(csvfiles, "MAX_ROWS", 5)
+        monkeypatch.setattr(csvimport, "MAX_ROWS", 5)
         too_many = refused(valid_file())
         assert (too_many.line, too_many.column) == (7, None) and "over 5 rows" in str(too_many)
         assert "not readable CSV" in str(refused('game,"' + "x" * 200_000))
@@ -778,7 +778,7 @@ def test_import_accepts_spreadsheet_habits(shared):
         moved = [[f" {row[i]} " if row[i] else row[i] for i in order] for row in rows]
         text = "\ufeff" + text_of(moved[:5]) + "\r\n\r\n" + text_of(moved[5:])
         target = new_club("habits")
-        report = csvfiles.import_deals(target, text)
+        report = csvimport.import_deals(target, text)
         assert report.games == 6
         classic = games_of(target)[0]
         assert [[bool(s.entry.get("went_out")) for s in d.scores] for d in classic.deals] == [
@@ -795,7 +795,7 @@ def test_optional_columns_may_be_left_out(shared):
         rows = rows_of(valid_file())
         keep = [i for i, name in enumerate(rows[0]) if name not in ("guests", "deal_total")]
         target = new_club("bare")
-        report = csvfiles.import_deals(target, text_of([[row[i] for i in keep] for row in rows]))
+        report = csvimport.import_deals(target, text_of([[row[i] for i in keep] for row in rows]))
         # Without the guests column, every player becomes a member, the guest too.
         assert report.members_added == ["Ann", "Bob", "Cat", "Dan", "Eve", "Zed"]
 
@@ -833,5 +833,5 @@ def test_any_entry_survives_its_cells_exactly(entry):
     cells = csvfiles.entry_cells(stored)
     assert list(cells) == list(csvfiles.ENTRY_NAMES)
     written = rows_of(text_of([list(cells), list(cells.values())]))
-    back = csvfiles.entry_from_cells(dict(zip(*written, strict=True)), 2)
+    back = csvimport.entry_from_cells(dict(zip(*written, strict=True)), 2)
     assert back.to_dict() == stored

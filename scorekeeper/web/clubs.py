@@ -9,7 +9,7 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_login import login_required
 from markupsafe import Markup
 
-from .. import charts, clubs, csvfiles
+from .. import charts, clubs, csvfiles, csvimport
 from .. import standings as club_standings
 from ..models import Club
 from .access import Level, club_level, code_matches, organiser, remember_table, require
@@ -370,13 +370,13 @@ def import_records(slug: str):
     form = ImportForm()
     problem = None
     if form.validate_on_submit():
-        raw = form.file.data.read(csvfiles.MAX_BYTES + 1)
+        raw = form.file.data.read(csvimport.MAX_BYTES + 1)
         try:
             text = raw.decode("utf-8-sig")
-            report = csvfiles.import_deals(club, text)
+            report = csvimport.import_deals(club, text)
         except UnicodeDecodeError:
             problem = "The file is not UTF-8 text: export it again from this app."
-        except csvfiles.ImportRefused as exc:
+        except csvimport.ImportRefused as exc:
             problem = f"Nothing was imported. {exc}"
         else:
             flash(f"Imported {report.games} games with {report.deals} deals.")
