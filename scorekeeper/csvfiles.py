@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy.orm import selectinload
 
 from .db import db
-from .models import Club, Deal, Game, Side
+from .models import COUNTS, Club, Deal, Game, Side
 from .rules.terms import BOOK_KINDS, CARD_CATEGORIES, EXTRA_BONUSES
 from .standings import Filters, Standing, club_games
 
@@ -53,12 +53,7 @@ STANDING_COLUMNS = (
     "average_score",
     "average_per_deal",
     "total_points",
-    "clean_books",
-    "dirty_books",
-    "wild_books",
-    "special_books",
-    "went_out",
-    "red_threes_caught",
+    *COUNTS,
 )
 
 # A cell a spreadsheet would run as a formula gets a leading apostrophe (and loses it on import).
@@ -131,12 +126,7 @@ def export_standings(rows: list[Standing]) -> str:
             _one_decimal(row.total_points, row.games),
             _one_decimal(row.total_points, row.deals),
             row.total_points,
-            row.clean_books,
-            row.dirty_books,
-            row.wild_books,
-            row.special_books,
-            row.went_out,
-            row.red_threes_caught,
+            *(getattr(row, name) for name in COUNTS),
         ]
         for row in rows
     ]

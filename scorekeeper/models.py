@@ -239,11 +239,8 @@ class DealScore(db.Model):
     side: Mapped[Side] = relationship()
 
 
-# The columns a standings query reads, all in one index so the database never visits the table.
-RESULT_FIGURES = (
-    "won",
-    "final_total",
-    "deals_played",
+# What a side counts up over a game, kept on it and on its members' results.
+COUNTS = (
     "clean_books",
     "dirty_books",
     "wild_books",
@@ -251,6 +248,8 @@ RESULT_FIGURES = (
     "went_out",
     "red_threes_caught",
 )
+# The columns a standings query reads, all in one index so the database never visits the table.
+RESULT_FIGURES = ("won", "final_total", "deals_played", *COUNTS)
 
 
 class MemberResult(db.Model):
