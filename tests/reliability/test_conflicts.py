@@ -19,7 +19,8 @@ AT_ONCE = 10
 def live_port(app):
     """The test app (CSRF off) served by werkzeug, threaded, on 127.0.0.1."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # A short poll: shutdown() waits for the loop's next look, 0.5 s by default.
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield server.server_port
