@@ -251,6 +251,17 @@ def databases(tmp_path_factory):
     made.finish()
 
 
+def app_of_its_own(folder: Path, databases: Databases):
+    """A new app on a fresh database, for a test that serves it to other threads.
+
+    A served app's request threads (a phone's last poll, say) may outlive the test by a moment;
+    renewing the shared app's database under them would break both them and the next test.
+    """
+    app = make_app(databases.fresh(folder))
+    yield app
+    close(app)
+
+
 @pytest.fixture(scope="session")
 def _one_app(databases, tmp_path_factory):
     """The app every test gets: made once, since making one takes 35 ms (its URL rules)."""

@@ -7,6 +7,7 @@ import shutil
 import threading
 
 import pytest
+from conftest import app_of_its_own
 from werkzeug.serving import make_server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -121,3 +122,9 @@ def start_game(page, ruleset: str = "classic") -> None:
     page.fill("#side0_players", "Ann, Bob")
     page.fill("#side1_players", "Cat, Dan")
     page.get_by_role("button", name="Start the game").click()
+
+
+@pytest.fixture
+def app(tmp_path, databases):
+    """An app of its own for each test: the live server's threads use it (see app_of_its_own)."""
+    yield from app_of_its_own(tmp_path, databases)
