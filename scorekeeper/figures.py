@@ -16,7 +16,7 @@ from sqlalchemy import case, delete, event, func, insert, select
 from sqlalchemy.orm import Session as OrmSession
 
 from .db import db
-from .models import RESULT_FIGURES, Club, Game, MemberDay, MemberResult
+from .models import RESULT_FIGURES, Club, Game, MemberDay, MemberResult, Player, Side
 from .rules import DealEntry, Progress
 
 
@@ -64,22 +64,32 @@ def keep_member_results(game: Game, finished: bool) -> None:
     if not finished and not had_results:
         return
     nights_to_refresh(game.club, game.played_on)
-    if not finished:
-        return
-    for side in game.sides:
+    for side, player in member_results_of(game, finished):
         figures = {name: getattr(side, name) for name in RESULT_FIGURES}
-        for player in side.players:
-            if player.member is not None:
-                game.results.append(
-                    MemberResult(
-                        club=game.club,
-                        member=player.member,
-                        side=side,
-                        played_on=game.played_on,
-                        ruleset=game.ruleset,
-                        **figures,
-                    )
-                )
+        game.results.append(
+            MemberResult(
+                club=game.club,
+                member=player.member,
+                side=side,
+                played_on=game.played_on,
+                ruleset=game.ruleset,
+                **figures,
+            )
+        )
+
+
+def member_results_of(game: Game, finished: bool) -> list[tuple[Side, Player]]:
+    """Who gets a result from this game: each member on a side of a finished club game."""
+    if game.club is None or not finished:
+        return []
+    # member_id first: a stored player's member is then never loaded; a player not yet flushed
+    # (a game being recorded) has only its member.
+    return [
+        (side, player)
+        for side in game.sides
+        for player in side.players
+        if player.member_id is not None or player.member is not None
+    ]
 
 
 # --- a club night's sums, re-added once per commit -----------------------------------------

@@ -134,8 +134,6 @@ def _results(game: Game) -> list[tuple]:
 
 def _expected_results(game: Game, finished: bool) -> list[tuple]:
     """The member results the game's sides give (none until it is finished)."""
-    if not finished:
-        return []
     return sorted(
         (
             player.member_id,
@@ -144,9 +142,7 @@ def _expected_results(game: Game, finished: bool) -> list[tuple]:
             game.ruleset,
             *(getattr(side, n) for n in RESULT_FIGURES),
         )
-        for side in game.sides
-        for player in side.players
-        if player.member_id is not None
+        for side, player in figures.member_results_of(game, finished)
     )
 
 
