@@ -45,6 +45,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SECRET_KEY=os.environ.get("SECRET_KEY", "dev"),
         SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        # The address phones reach the server at, for game links printed or drawn as QR codes
+        # (e.g. https://scores.example.org); unset, each page uses the address it was asked at.
+        PUBLIC_URL=os.environ.get("SCOREKEEPER_URL", ""),
         # Room for a club's records CSV (5 MB); every other request is far smaller.
         MAX_CONTENT_LENGTH=6 * 1024 * 1024,
         WTF_CSRF_TIME_LIMIT=None,
@@ -74,6 +77,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     csrf = CSRFProtect(app)
     csrf.exempt(api.bp)
+    # An address from before private links changes nothing, whatever is posted to it.
+    csrf.exempt(games.moved)
+    from .web.access import open_game_link
+
+    # Before every view and before the CSRF check: a game's routes open only with its secret.
+    app.url_value_preprocessor(open_game_link)
     for blueprint in (home.bp, games.bp, live.bp, rulecards.bp, api.bp, accounts.bp, club_pages.bp):
         app.register_blueprint(blueprint)
     _login(app)

@@ -1,4 +1,5 @@
-"""Command-line tasks: `flask --app scorekeeper init-db`, `backup`, `demo`, `recompute`."""
+"""Command-line tasks: `flask --app scorekeeper init-db`, `backup`, `demo`, `recompute`,
+`game-links`."""
 
 from __future__ import annotations
 
@@ -61,6 +62,34 @@ def register(app: Flask) -> None:
             click.echo(line)
         if dry_run and found.changed:
             click.echo("Dry run: nothing was changed. Run without --dry-run to put it right.")
+
+    @app.cli.command("game-links")
+    @click.option(
+        "--base-url",
+        default=None,
+        help="The address phones reach this server at, e.g. https://scores.example.org "
+        "(default: PUBLIC_URL from the config, else http://localhost:5000).",
+    )
+    def game_links(base_url: str | None) -> None:
+        """Print every game's private link, for the operator to hand to its table."""
+        from .links import every_game, link_of
+
+        base = base_url or app.config.get("PUBLIC_URL") or "http://localhost:5000"
+        count = 0
+        for game in every_game():
+            where = game.club.name if game.club else "casual"
+            sides = " v ".join(side.name for side in game.sides)
+            state = "finished" if game.finished_at else "in progress"
+            click.echo(
+                f"game {game.id}\t{game.played_on.isoformat()}\t{where}\t{sides}\t{state}\t"
+                f"{link_of(game, base)}"
+            )
+            count += 1
+        click.echo(
+            f"{count:,} game{'' if count == 1 else 's'}. Each link is the game's only "
+            "address: hand it only to that game's table.",
+            err=True,
+        )
 
     @app.cli.command("demo")
     @click.option("--club", "slug", default="demo", show_default=True, help="The club's slug.")

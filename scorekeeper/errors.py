@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from flask import Flask, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, TooManyRequests
 
 from .db import db
+from .web.access import LinkRefused
 
 MESSAGES = {
     400: "That request could not be read.",
@@ -15,6 +16,8 @@ MESSAGES = {
     409: "That clashes with what is already saved.",
     413: "That is far more than a score sheet needs.",
     415: "Send JSON, with the Content-Type application/json.",
+    429: "Too many game links from this address opened nothing. Wait a few minutes, then "
+    "open the link again exactly as it was shared.",
     500: "Something went wrong on our side. Nothing you entered was changed.",
 }
 
@@ -57,6 +60,13 @@ def register(app: Flask) -> None:
         if wants_json():
             return jsonify(errors=[{"side": None, "field": None, "message": message}]), code
         return render_template("error.html", code=code, message=message), code
+
+    @app.errorhandler(LinkRefused)
+    def too_many_misses(exc: LinkRefused):
+        response = http_error(TooManyRequests())
+        response = current_app.make_response(response)
+        response.headers["Retry-After"] = str(exc.retry_after)
+        return response
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):

@@ -124,20 +124,6 @@ def get_game(game_id: int) -> Game | None:
     return db.session.execute(query).unique().scalar_one_or_none()
 
 
-def recent_games(*, finished: bool, limit: int = 20) -> Sequence[Game]:
-    """Casual games (no club) in progress, or recently finished, newest first."""
-    done = Game.finished_at.is_not(None) if finished else Game.finished_at.is_(None)
-    query = (
-        select(Game)
-        .where(done, Game.club_id.is_(None))
-        .order_by(Game.updated_at.desc(), Game.id.desc())
-        .limit(limit)
-        # A list shows every game's sides and totals: load them in one query, not per game.
-        .options(selectinload(Game.sides))
-    )
-    return db.session.execute(query).scalars().all()
-
-
 @dataclass(frozen=True)
 class GameSummary:
     """A line for a list of games."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -22,6 +23,10 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from .db import db
 from .rules.terms import MAX_CLUB_NAME, MAX_DEVICE_NAME, MAX_NAME
 
+# A game's secret: 16 random bytes (128 bits), 22 URL-safe characters in its link.
+SECRET_BYTES = 16
+SECRET_LENGTH = 22
+
 
 def _now() -> datetime:
     return datetime.now(UTC)
@@ -29,6 +34,11 @@ def _now() -> datetime:
 
 def _today() -> date:
     return datetime.now(UTC).date()
+
+
+def new_secret() -> str:
+    """A fresh secret for a game's private link."""
+    return secrets.token_urlsafe(SECRET_BYTES)
 
 
 club_organiser = Table(
@@ -62,6 +72,17 @@ class LoginAttempt(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(MAX_NAME), index=True)
     address: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, index=True)
+
+
+class LinkMiss(db.Model):
+    """A request for a game link that opened nothing, kept a while so that guessing is slowed."""
+
+    __tablename__ = "link_miss"
+    __table_args__ = (Index("ix_link_miss_address_at", "address", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(64))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, index=True)
 
 
@@ -124,9 +145,14 @@ class Game(db.Model):
 
     __tablename__ = "game"
 
-    __table_args__ = (Index("ix_game_club_played", "club_id", "finished_at", "played_on"),)
+    __table_args__ = (
+        Index("ix_game_club_played", "club_id", "finished_at", "played_on"),
+        UniqueConstraint("secret", name="uq_game_secret"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    # The secret in the game's private link: holding it is what lets a phone find the game.
+    secret: Mapped[str] = mapped_column(String(SECRET_LENGTH), default=new_secret)
     # No club: a casual game, open to anyone holding its link.
     club_id: Mapped[int | None] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"))
     played_on: Mapped[date] = mapped_column(Date, default=_today)

@@ -203,6 +203,7 @@ class Result:
     """One finished game, seen from one member's side."""
 
     game_id: int
+    secret: str  # the game's private link
     played_on: date
     ruleset: str
     side: str
@@ -215,6 +216,7 @@ def results_of(target: Member, filters: Filters, limit: int = 200) -> list[Resul
     query = (
         select(
             MemberResult.game_id,
+            Game.secret,
             MemberResult.played_on,
             MemberResult.ruleset,
             Side.name,
@@ -222,6 +224,7 @@ def results_of(target: Member, filters: Filters, limit: int = 200) -> list[Resul
             MemberResult.won,
         )
         .join(Side, MemberResult.side_id == Side.id)
+        .join(Game, MemberResult.game_id == Game.id)
         .where(
             MemberResult.member_id == target.id,
             *within(filters, MemberResult.played_on, MemberResult.ruleset),

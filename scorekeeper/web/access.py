@@ -12,18 +12,35 @@ from typing import NoReturn
 from flask import abort, request, session
 from flask_login import current_user
 
-from .. import clubs, games
+from .. import clubs, games, links
 from ..access import Level, may_correct
 from ..models import Club, Game
 
 TABLES = "tables"  # session key: {club slug: table code}
+GAMES = "games"  # session key: the secrets of the games this phone started or opened
+# The newest games a phone keeps in its list: the session is a cookie, and a cookie is small.
+MY_GAMES_KEPT = 50
+GAME_KEY_HEADER = "X-Game-Key"
+
+
+class LinkRefused(Exception):
+    """Too many wrong game links from this address lately (answered 429 with Retry-After)."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"retry after {retry_after} s")
+        self.retry_after = retry_after
+
 
 __all__ = [
     "Level",
     "club_level",
     "code_matches",
     "game_or_404",
+    "forget_my_games",
     "known_clubs",
+    "my_games",
+    "open_game_link",
+    "remember_game",
     "may_correct",
     "organiser",
     "refuse",
@@ -67,6 +84,67 @@ def require(club: Club, needed: Level) -> Level:
     if level < needed:
         refuse(level)
     return level
+
+
+def open_game_link(endpoint: str | None, values: dict | None) -> None:
+    """Turn a route's game secret into the game's id before anything else runs, or stop.
+
+    Every route with a `<secret>` in its path (pages, forms, live polling), and every API route
+    with a `<game_id>` (whose secret comes in the X-Game-Key header), passes here: 404 for a
+    wrong or missing secret, 429 once an address has missed too often. Nothing about the game,
+    not even whether it exists, reaches a visitor without its secret. It runs before the CSRF
+    check, so a form posted to a wrong link is a 404 like any other request.
+    """
+    if not values:
+        return
+    if "secret" in values:
+        opened = links.open_link(values.pop("secret"), _address())
+    elif "game_id" in values and endpoint and endpoint.startswith("api."):
+        key = request.headers.get(GAME_KEY_HEADER, "")
+        opened = links.open_link(key, _address(), values["game_id"])
+    else:
+        return
+    match opened:
+        case links.Found(game_id):
+            values["game_id"] = game_id
+        case links.TooManyMisses(retry_after):
+            raise LinkRefused(retry_after)
+        case _:
+            abort(404)
+
+
+def _address() -> str:
+    """Who is asking, as the sign-in limits count it (the proxy's word, when trusted)."""
+    return request.remote_addr or "?"
+
+
+def remember_game(game: Game) -> None:
+    """Put the game at the top of this phone's list (it started it, or opened its link)."""
+    kept = session.get(GAMES, [])
+    if not isinstance(kept, list):
+        kept = []
+    if kept[:1] == [game.secret]:
+        return  # already at the top: the session cookie stays as it is
+    kept = [s for s in kept if isinstance(s, str) and s != game.secret]
+    session[GAMES] = [game.secret, *kept][:MY_GAMES_KEPT]
+    session.permanent = True
+
+
+def my_games() -> list[Game]:
+    """The games this phone started or opened that it may still see, newest first."""
+    kept = session.get(GAMES, [])
+    found = links.games_by_secret(kept if isinstance(kept, list) else [])
+    shown = [g for g in found if table_level(g.club) >= Level.READ]
+    if len(found) < len(kept):
+        # A game deleted since (or a malformed entry): dropped from the list for good.
+        session[GAMES] = [g.secret for g in found]
+    return shown
+
+
+def forget_my_games() -> None:
+    """Forget this phone's games and clubs' table links (an organiser stays signed in)."""
+    session.pop(GAMES, None)
+    session.pop(TABLES, None)
 
 
 def game_or_404(game_id: int) -> Game:

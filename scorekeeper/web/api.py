@@ -9,11 +9,12 @@ from typing import Any, NoReturn
 from flask import Blueprint, abort, jsonify, make_response, request, url_for
 from werkzeug.exceptions import BadRequest
 
-from .. import clubs, deals, games, standings
+from .. import clubs, deals, games, links, standings
 from .. import rules as engine
 from ..models import Club, Game
 from ..rules import Progress, Refusal
 from .access import Level, game_or_404, refuse, require, require_game
+from .invite import base_url
 from .openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -82,7 +83,10 @@ def create_game():
         game = games.start_game(data["ruleset"], sides, decks, data.get("rules") or None, club)
     except games.GameRefused as exc:
         return refused(exc.refusals)
-    response = jsonify(game_state(game))
+    # The secret is told once, to whoever started the game: it is what every later request needs.
+    response = jsonify(
+        {**game_state(game), "key": game.secret, "link": links.link_of(game, base_url())}
+    )
     response.headers["Location"] = url_for(".game", game_id=game.id)
     return response, 201
 
@@ -174,7 +178,7 @@ def game_state(game: Game, progress: Progress | None = None) -> dict[str, Any]:
     progress = progress or games.progress_of(game)
     return {
         "id": game.id,
-        "url": f"/games/{game.id}",
+        "url": links.path_of(game),
         "ruleset": game.ruleset,
         "house_rules": game.house_rules or {},
         "decks": game.decks,

@@ -13,7 +13,15 @@ from .. import access, clubs, deals, games
 from .. import rules as engine
 from ..models import Club, Game
 from ..rules import DealRefused, Refusal
-from .access import Level, game_or_404, refuse, require, require_game, table_level
+from .access import (
+    Level,
+    game_or_404,
+    refuse,
+    remember_game,
+    require,
+    require_game,
+    table_level,
+)
 from .charts import running_totals_chart
 from .club_forms import ActionForm
 from .forms import (
@@ -27,6 +35,7 @@ from .forms import (
     new_game_form,
     seats,
 )
+from .invite import invitation
 
 bp = Blueprint("games", __name__)
 KEY = re.compile(r"[0-9a-f]{32}")
@@ -74,8 +83,9 @@ def _new_game(club: Club | None):
         except games.GameRefused as exc:
             problems = _place_setup(form, rows, exc.refusals)
         else:
+            remember_game(game)
             flash(f"Game started: {' v '.join(s.name for s in game.sides)}.")
-            return redirect(url_for(".scoreboard", game_id=game.id))
+            return redirect(url_for(".scoreboard", secret=game.secret))
     status = 422 if request.method == "POST" else 200
     return render_template(
         "new_game.html",
@@ -116,11 +126,12 @@ def _place_setup(form, rows: list[int], refusals: Sequence[Refusal]) -> list[str
     return general
 
 
-@bp.get("/games/<int:game_id>")
+@bp.get("/t/<secret>")
 def scoreboard(game_id: int):
     """Running totals, what each side needs to open, every deal a tap away, the winner."""
     game = game_or_404(game_id)
     level = require_game(game, Level.READ)
+    remember_game(game)
     progress = games.progress_of(game)
     return render_template(
         "scoreboard.html",
@@ -130,10 +141,22 @@ def scoreboard(game_id: int):
         level=level,
         chart=running_totals_chart(game, progress),
         delete_form=ActionForm(),
+        invite=invitation(game),
     )
 
 
-@bp.post("/games/<int:game_id>/delete")
+@bp.route("/games/<int:game_id>", methods=["GET", "POST", "PUT", "DELETE"])
+@bp.route("/games/<int:game_id>/<path:rest>", methods=["GET", "POST", "PUT", "DELETE"])
+def moved(game_id: int, rest: str = ""):
+    """An address from before private links: the same 404 page whatever the number.
+
+    It says where games are now and nothing else: not whether such a game exists, its names or
+    its totals. Nothing is looked up.
+    """
+    return render_template("moved.html"), 404
+
+
+@bp.post("/t/<secret>/delete")
 def delete(game_id: int):
     """Remove a club game for good (its organisers only)."""
     game = game_or_404(game_id)
@@ -147,7 +170,7 @@ def delete(game_id: int):
     return redirect(url_for("clubs.history", slug=club.slug, season="all"))
 
 
-@bp.route("/games/<int:game_id>/deals/new", methods=["GET", "POST"])
+@bp.route("/t/<secret>/deals/new", methods=["GET", "POST"])
 def new_deal(game_id: int):
     """Enter the next deal for every side; the same form sent twice records one deal."""
     game = game_or_404(game_id)
@@ -174,7 +197,7 @@ def new_deal(game_id: int):
 
 def _entered(game: Game, form: DealForm, outcome: deals.Outcome):
     """The page or redirect for what entering a deal came to."""
-    board = url_for(".scoreboard", game_id=game.id, _anchor="totals")
+    board = url_for(".scoreboard", secret=game.secret, _anchor="totals")
     match outcome:
         case deals.Saved(deal):
             flash(f"Deal {deal.number} saved.")
@@ -184,7 +207,7 @@ def _entered(game: Game, form: DealForm, outcome: deals.Outcome):
             return _saved_meanwhile(game, form, number)
         case deals.Ended():
             flash("This game is over: no more deals can be entered.", "error")
-            return redirect(url_for(".scoreboard", game_id=game.id))
+            return redirect(url_for(".scoreboard", secret=game.secret))
         case deals.NotAllowed():
             refuse(table_level(game.club))
     return redirect(board)
@@ -217,7 +240,7 @@ def _saved_meanwhile(game: Game, form: DealForm, opened_for: int):
     )
 
 
-@bp.route("/games/<int:game_id>/deals/<int:number>/edit", methods=["GET", "POST"])
+@bp.route("/t/<secret>/deals/<int:number>/edit", methods=["GET", "POST"])
 def edit_deal(game_id: int, number: int):
     """Correct a deal; every later total is recomputed; a stale form meets the saved deal."""
     game = game_or_404(game_id)
@@ -239,7 +262,7 @@ def edit_deal(game_id: int, number: int):
             case deals.Saved():
                 flash(f"Deal {number} corrected; later totals recomputed.")
                 anchor = f"deal-{number}"
-                return redirect(url_for(".scoreboard", game_id=game.id, _anchor=anchor))
+                return redirect(url_for(".scoreboard", secret=game.secret, _anchor=anchor))
             case deals.ChangedMeanwhile(deal):
                 return _conflict(game, deal, form, scores)
             case deals.Refused(refusals):
@@ -277,8 +300,8 @@ def _conflict(game: Game, deal, form: DealForm, scores: list[dict[str, Any]]):
     ), 409
 
 
-@bp.post("/games/<int:game_id>/deals/preview")
-@bp.post("/games/<int:game_id>/deals/<int:number>/preview")
+@bp.post("/t/<secret>/deals/preview")
+@bp.post("/t/<secret>/deals/<int:number>/preview")
 def preview(game_id: int, number: int | None = None):
     """The breakdown the figures typed so far would get; the page shows it as they change."""
     game = game_or_404(game_id)

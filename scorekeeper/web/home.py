@@ -1,23 +1,35 @@
-"""The home page: start a game, games in progress, recently finished."""
+"""The home page: start a game, and this phone's own games and clubs (nobody else's)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, flash, redirect, render_template, url_for
 
 from .. import games
-from .access import known_clubs
+from .access import forget_my_games, known_clubs, my_games
+from .club_forms import ActionForm
 
 bp = Blueprint("home", __name__)
+# The finished games the home page shows; the rest stay a link away on the phone that has it.
+FINISHED_SHOWN = 10
 
 
 @bp.get("/")
 def index():
-    """Games in progress and recently finished, newest first."""
-    playing = games.recent_games(finished=False)
-    finished = games.recent_games(finished=True, limit=10)
+    """This phone's games in progress and recently finished, and its clubs."""
+    mine = [games.summary(g) for g in my_games()]
     return render_template(
         "home.html",
         my_clubs=known_clubs(),
-        playing=[games.summary(g) for g in playing],
-        finished=[games.summary(g) for g in finished],
+        playing=[s for s in mine if not s.finished],
+        finished=[s for s in mine if s.finished][:FINISHED_SHOWN],
+        forget_form=ActionForm(),
     )
+
+
+@bp.post("/my-games/forget")
+def forget():
+    """One tap: this phone forgets its games and table links (the games stay on the server)."""
+    if ActionForm().validate_on_submit():
+        forget_my_games()
+        flash("This phone has forgotten its games. Each opens again from its link.")
+    return redirect(url_for(".index"))

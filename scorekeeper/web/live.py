@@ -29,7 +29,7 @@ def _device(value: str | None) -> str | None:
     return value if value and DEVICE.fullmatch(value) else None
 
 
-@bp.get("/games/<int:game_id>/live")
+@bp.get("/t/<secret>/live")
 def game(game_id: int):
     """The game's version and who else is entering its next deal; 304 when nothing changed.
 
@@ -48,7 +48,7 @@ def game(game_id: int):
     return response.make_conditional(request)
 
 
-@bp.post("/games/<int:game_id>/entering")
+@bp.post("/t/<secret>/entering")
 def entering(game_id: int):
     """A phone says it has deal N's form open (or, with `leaving`, that it has closed it)."""
     row = live.game_row(game_id)

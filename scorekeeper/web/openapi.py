@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..deals import KEY
+from ..links import SECRET
 from ..rules import PRESETS
 from ..rules.terms import (
     BOOK_KINDS,
@@ -38,7 +39,15 @@ ERRORS = _json(_ref("Errors"), "Refused: each error names the side, the figure a
 NOT_JSON = _json(_ref("Errors"), "The body is not JSON (Content-Type application/json)")
 BAD_JSON = _json(_ref("Errors"), "The body does not parse as a JSON object")
 FORBIDDEN = _json(_ref("Errors"), "A club game: the table code (X-Table-Code) is needed")
-NOT_FOUND = _json(_ref("Errors"), "No such game, deal or rule set")
+NOT_FOUND = _json(
+    _ref("Errors"),
+    "No such game, deal or rule set; for a game, also a missing or wrong X-Game-Key "
+    "(the two are answered alike)",
+)
+TOO_MANY = _json(
+    _ref("Errors"),
+    "Too many requests from this address named no game lately: wait the Retry-After seconds",
+)
 GAME = _json(_ref("GameState"), "The game's state")
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 IDEMPOTENCY_KEY = {
@@ -48,6 +57,14 @@ IDEMPOTENCY_KEY = {
     "description": "Sent again with the same key, the request records no second deal: it "
     "answers 201 with Idempotent-Replayed: true",
     "schema": {"type": "string", "pattern": f"^{KEY.pattern}$"},
+}
+GAME_KEY = {
+    "name": "X-Game-Key",
+    "in": "header",
+    "required": True,
+    "description": "The game's secret, as `key` in the answer that started it (the last part "
+    "of its private link). Without it, or with a wrong one, the game is a 404.",
+    "schema": {"type": "string", "pattern": f"^{SECRET.pattern}$"},
 }
 TABLE_CODE = {
     "name": "X-Table-Code",
@@ -105,7 +122,7 @@ def openapi_document() -> dict[str, Any]:
         "required": ["id", "url", "ruleset", "decks", "finished", "winners", "sides", "deals"],
         "properties": {
             "id": {"type": "integer"},
-            "url": {"type": "string"},
+            "url": {"type": "string", "description": "The game's private link, as a path"},
             "ruleset": {"type": "string", "enum": list(PRESETS)},
             "house_rules": {"type": "object"},
             "decks": {"type": "integer"},
@@ -200,7 +217,8 @@ def openapi_document() -> dict[str, Any]:
         "info": {
             "title": "Hand and Foot Scorekeeper API",
             "version": "1",
-            "description": "Rule sets, games and deals. Requests and responses are JSON.",
+            "description": "Rule sets, games and deals. Requests and responses are JSON. "
+            "A game is private: every request about it sends its secret in X-Game-Key.",
         },
         "paths": {
             "/api/v1/rulesets": {
@@ -266,7 +284,11 @@ def openapi_document() -> dict[str, Any]:
                         "content": {"application/json": {"schema": new_game}},
                     },
                     "responses": {
-                        "201": GAME,
+                        "201": _json(
+                            _ref("NewGame"),
+                            "Started: the game's state, its secret (`key`, for X-Game-Key) "
+                            "and its private link in full (`link`), to share with the table",
+                        ),
                         "400": BAD_JSON,
                         "403": FORBIDDEN,
                         "404": _json(_ref("Errors"), "No club with that slug"),
@@ -278,14 +300,14 @@ def openapi_document() -> dict[str, Any]:
             "/api/v1/games/{game_id}": {
                 "get": {
                     "summary": "A game's state",
-                    "parameters": [GAME_ID, TABLE_CODE],
-                    "responses": {"200": GAME, "404": NOT_FOUND},
+                    "parameters": [GAME_ID, GAME_KEY, TABLE_CODE],
+                    "responses": {"200": GAME, "404": NOT_FOUND, "429": TOO_MANY},
                 }
             },
             "/api/v1/games/{game_id}/deals": {
                 "post": {
                     "summary": "Enter the next deal",
-                    "parameters": [GAME_ID, TABLE_CODE, IDEMPOTENCY_KEY],
+                    "parameters": [GAME_ID, GAME_KEY, TABLE_CODE, IDEMPOTENCY_KEY],
                     "requestBody": {
                         "required": True,
                         "content": {"application/json": {"schema": deal_body}},
@@ -296,6 +318,7 @@ def openapi_document() -> dict[str, Any]:
                         "403": FORBIDDEN,
                         "415": NOT_JSON,
                         "404": NOT_FOUND,
+                        "429": TOO_MANY,
                         "409": _json(
                             _ref("Errors"),
                             "The game is over, or another phone saved the deal first",
@@ -307,7 +330,7 @@ def openapi_document() -> dict[str, Any]:
             "/api/v1/games/{game_id}/deals/{number}": {
                 "put": {
                     "summary": "Correct a deal; later totals are recomputed",
-                    "parameters": [GAME_ID, deal_number, TABLE_CODE],
+                    "parameters": [GAME_ID, deal_number, GAME_KEY, TABLE_CODE],
                     "requestBody": {
                         "required": True,
                         "content": {"application/json": {"schema": deal_body}},
@@ -318,6 +341,7 @@ def openapi_document() -> dict[str, Any]:
                         "403": FORBIDDEN,
                         "415": NOT_JSON,
                         "404": NOT_FOUND,
+                        "429": TOO_MANY,
                         "409": _json(_ref("Errors"), "Made from an older version of the deal"),
                         "422": ERRORS,
                     },
@@ -329,6 +353,19 @@ def openapi_document() -> dict[str, Any]:
                 "Entry": entry,
                 "Breakdown": breakdown,
                 "GameState": game_state,
+                "NewGame": {
+                    "allOf": [
+                        _ref("GameState"),
+                        {
+                            "type": "object",
+                            "required": ["key", "link"],
+                            "properties": {
+                                "key": {"type": "string", "pattern": f"^{SECRET.pattern}$"},
+                                "link": {"type": "string", "format": "uri"},
+                            },
+                        },
+                    ]
+                },
                 "Errors": errors,
                 "Standing": {
                     "type": "object",

@@ -26,7 +26,7 @@ def card(key: str):
     return render_template("rule_card.html", rules=engine.PRESETS[key], players=PLAYER_COUNTS)
 
 
-@bp.get("/games/<int:game_id>/rules")
+@bp.get("/t/<secret>/rules")
 def game_card(game_id: int):
     """The rule card a game is played by, house rules included."""
     game = game_or_404(game_id)
