@@ -52,7 +52,11 @@ def register(app: Flask) -> None:
     def http_error(exc: HTTPException):
         if isinstance(exc, CSRFError) and request.endpoint in RETRY_FORMS:
             view = current_app.view_functions[request.endpoint]
-            return current_app.make_response(view(**(request.view_args or {})))
+            try:
+                return current_app.make_response(view(**(request.view_args or {})))
+            except HTTPException as refused:
+                # The form's own page is refused (no such club, say): answer as it would.
+                exc = refused
         code = exc.code or 500
         message = MESSAGES.get(code, exc.description or "That did not work.")
         if isinstance(exc, CSRFError):

@@ -136,7 +136,7 @@
 
   // --- Deals waiting to send: listed on the game's pages, with what to do about each. ---
   function mine() {
-    var game = live && Number(live.dataset.game);
+    var game = live && live.dataset.game;
     // The deal on this very form is not listed again above it.
     var here = document.querySelector("form[data-preview] input[name=idempotency_key]");
     return items.filter(function (item) { return item.game === game && !(here && here.value === item.key); })
@@ -257,10 +257,11 @@
       }
       if (document.hidden) { return; }
       request(live.dataset.entering, { method: "POST", body: data, credentials: "same-origin" })
+        .then(function (response) { if (response.status === 404) { clearInterval(saying); } })
         .catch(function () { /* no signal: said again in a few seconds */ });
     };
     say();
-    setInterval(say, 5000);
+    var saying = setInterval(say, 5000);
     window.addEventListener("pagehide", function () { say(true); });
   }
 
@@ -268,6 +269,7 @@
   // empty 304), and who else is entering a deal. ---
   if (!live || !window.fetch) { return; }
   var etag = null;
+  var gone = false;
   var version = live.dataset.version;
   var news = "";
   function status(text) {
@@ -283,6 +285,12 @@
     var headers = etag ? { "If-None-Match": etag } : {};
     request(live.dataset.live + "?device=" + device(), { headers: headers, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
+        if (response.status === 404) {
+          // Deleted, or its link replaced: asking again would only count as guessing links.
+          gone = true;
+          status("This game is no longer on the server.");
+          return null;
+        }
         if (response.status === 304 || !response.ok) { return null; }
         etag = response.headers.get("ETag");
         return response.json();
@@ -303,7 +311,7 @@
         status(news + entering(state));
       })
       .catch(function () { /* no signal: the note says so; asked again in a second */ })
-      .then(function () { setTimeout(poll, 1000); });
+      .then(function () { if (!gone) { setTimeout(poll, 1000); } });
   }
   function refreshPage(state) {
     return request(window.location.pathname, { credentials: "same-origin" })
@@ -330,18 +338,33 @@
   "use strict";
   var list = document.querySelector("[data-kept]");
   if (!list || !window.caches) { return; }
-  caches.open("pages-v1").then(function (cache) { return cache.keys(); }).then(function (requests) {
-    requests.map(function (r) { return new URL(r.url).pathname; })
-      .filter(function (path) { return /^\/games\/\d+$|^\/rules/.test(path); })
-      .sort()
-      .forEach(function (path) {
-        var li = document.createElement("li");
-        var a = document.createElement("a");
-        a.href = path;
-        a.textContent = /^\/games/.test(path) ? "Game " + path.split("/")[2] : "Rules: " + (path.split("/")[2] || "all rule sets");
-        li.appendChild(a);
-        list.appendChild(li);
+  // A game is named by its kept scoreboard's title (its address is only its secret).
+  function titled(cache, request) {
+    return cache.match(request).then(function (r) { return r ? r.text() : ""; }).then(function (html) {
+      var title = (html.match(/<title>([^<]*)<\/title>/) || [])[1] || "A game";
+      var text = new DOMParser().parseFromString(title, "text/html").documentElement.textContent;
+      return { path: new URL(request.url).pathname, name: text.split(" · ")[0] };
+    });
+  }
+  caches.open("pages-v1").then(function (cache) {
+    return cache.keys().then(function (requests) {
+      var games = requests.filter(function (r) { return /^\/t\/[\w-]{22}$/.test(new URL(r.url).pathname); });
+      var rules = requests.map(function (r) { return new URL(r.url).pathname; })
+        .filter(function (path) { return /^\/rules/.test(path); }).sort()
+        .map(function (path) { return { path: path, name: "Rules: " + (path.split("/")[2] || "all rule sets") }; });
+      return Promise.all(games.map(function (r) { return titled(cache, r); })).then(function (named) {
+        return named.concat(rules);
       });
+    });
+  }).then(function (pages) {
+    pages.forEach(function (page) {
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = page.path;
+      a.textContent = page.name;
+      li.appendChild(a);
+      list.appendChild(li);
+    });
     document.querySelector("[data-kept-section]").hidden = list.children.length === 0;
   });
 })();

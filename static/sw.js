@@ -14,8 +14,11 @@ const SHELL_FILES = [
 ];
 // A page that takes longer than this on poor signal is shown from the phone, if it has it.
 const PATIENCE_MS = 4000;
-const DEAL_FORM = /^\/games\/(\d+)\/deals\/(?:new|\d+\/edit)$/;
-const KEEPABLE = /^\/(games\/\d+(\/deals\/new|\/rules)?|rules(\/[\w-]+)?)$/;
+// A game's pages live under its private link, /t/ and the game's 22-character secret.
+const DEAL_FORM = /^\/t\/([\w-]{22})\/deals\/(?:new|\d+\/edit)$/;
+const KEEPABLE = /^\/(t\/[\w-]{22}(\/deals\/new|\/rules)?|rules(\/[\w-]+)?)$/;
+// Posts after which the phone forgets every page it kept: signing out, and forgetting its games.
+const FORGETTING = ["/logout", "/my-games/forget"];
 const NEVER_KEPT = /^\/(api|login|logout|signup)\b|\/(live|entering|preview)$|\.csv$/;
 
 self.addEventListener("install", (event) => {
@@ -40,9 +43,9 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.method === "POST") {
-    // Signing out of a shared phone forgets the pages kept for the organiser; deals waiting
-    // to send stay.
-    if (url.pathname === "/logout") event.waitUntil(caches.delete(PAGES));
+    // Signing out of a shared phone, or forgetting its games, forgets the pages kept on it (the
+    // home page's list of games among them); deals waiting to send stay.
+    if (FORGETTING.includes(url.pathname)) event.waitUntil(caches.delete(PAGES));
     if (request.mode === "navigate" && DEAL_FORM.test(url.pathname)) {
       event.respondWith(sendOrKeep(request, url));
     }
@@ -136,7 +139,7 @@ async function sendOrKeep(request, url) {
     const game = url.pathname.match(DEAL_FORM)[1];
     await outbox.put({
       key: key || crypto.randomUUID().replace(/-/g, ""),
-      game: Number(game),
+      game: game,
       url: url.pathname,
       body: body,
       // A new deal's form names its number; a correction's address does.
@@ -146,7 +149,7 @@ async function sendOrKeep(request, url) {
       message: "",
     });
     announce();
-    return Response.redirect(`/games/${game}#outbox`, 303);
+    return Response.redirect(`/t/${game}#outbox`, 303);
   }
 }
 
