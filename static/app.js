@@ -88,14 +88,18 @@
     worker.ready.then(function () {
       tell({ type: "list" });
       if (signal) { tell({ type: "flush" }); }
-      if (live) {
-        // A game's scoreboard, deal form and rule card are kept on the phone for no signal.
-        var links = document.querySelectorAll("a[href$='/rules'], a[href$='/deals/new'], [data-board]");
-        tell({ type: "keep", urls: Array.prototype.map.call(links, function (a) {
-          return a.getAttribute("href") || a.dataset.board;
-        }) });
-      }
+      keepForNoSignal();
     });
+  }
+
+  // A game's scoreboard, deal form and rule card are kept on the phone for no signal; a page
+  // shown with signal has them fetched anew, so the kept form is for the next deal.
+  function keepForNoSignal() {
+    if (!document.querySelector("[data-live]")) { return; }
+    var links = document.querySelectorAll("a[href$='/rules'], a[href$='/deals/new'], [data-board]");
+    tell({ type: "keep", again: signal, urls: Array.prototype.map.call(links, function (a) {
+      return a.getAttribute("href") || a.dataset.board;
+    }) });
   }
 
   // "No signal" is what happens to this page's requests, never what navigator.onLine says: on
@@ -326,6 +330,7 @@
         live = document.querySelector("[data-live]") || live;
         version = live.dataset.version || state.version;
         showOutbox();
+        keepForNoSignal();
         status(news + entering(state));
       })
       .catch(function () { version = null; /* asked again on the next poll */ });

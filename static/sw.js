@@ -235,20 +235,22 @@ self.addEventListener("message", (event) => {
   let work;
   if (message.type === "flush") work = flush().then(() => outbox.all());
   else if (message.type === "discard") work = outbox.remove(message.key).then(announce);
-  else if (message.type === "keep") work = keepPages(message.urls || []);
+  else if (message.type === "keep") work = keepPages(message.urls || [], !!message.again);
   else if (message.type === "list") work = outbox.all();
   else return;
   event.waitUntil(Promise.resolve(work).then((items) => Array.isArray(items) && reply(items)));
 });
 
-// The pages a game needs at the table (its deal form, its rule card), fetched once so they
-// open with no signal even if nobody tapped them yet.
-async function keepPages(urls) {
+// The pages a game needs at the table (its deal form, its rule card), fetched so that they open
+// with no signal even if nobody tapped them yet. `again`: fetched anew even if kept, as a page
+// shown with signal asks, so that the kept deal form is for the deal now to be entered (one
+// kept before a deal was saved would otherwise offer that deal again, and meet a conflict).
+async function keepPages(urls, again) {
   const cache = await caches.open(PAGES);
   for (const address of urls) {
     const url = new URL(address, self.location.origin);
     if (url.origin !== self.location.origin || !KEEPABLE.test(url.pathname)) continue;
-    if (await cache.match(url.href)) continue;
+    if (!again && (await cache.match(url.href))) continue;
     try {
       const response = await fetch(url.href, { credentials: "same-origin" });
       if (response.ok && !response.redirected) await keepPage(url.href, response);

@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from game_links import key, link
 from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -44,6 +45,7 @@ class World:
     phone: Any  # a client that opened the table links of priv and pub
     codes: dict[str, str] = field(default_factory=dict)
     ids: dict[str, dict[str, int]] = field(default_factory=dict)
+    secrets: dict[str, dict[str, str]] = field(default_factory=dict)  # "game", "live"
     deals_csv: str = ""
 
 
@@ -90,6 +92,22 @@ def _games(slug: str) -> dict[str, int]:
     }
 
 
+# Where a game was started: its private link, `/t/<secret>`.
+GAME_LINK = re.compile(r"/t/([A-Za-z0-9_-]{22})")
+
+
+def started_game(app, response) -> tuple[str, int]:
+    """The link (`/t/<secret>`) and id of the game a start form redirected to."""
+    assert response.status_code == 302, response.status_code
+    found = GAME_LINK.fullmatch(urlsplit(response.location).path)
+    assert found, response.location
+    with app.app_context():
+        game_id = db.session.execute(
+            select(Game.id).where(Game.secret == found.group(1))
+        ).scalar_one()
+    return found.group(0), game_id
+
+
 def _quick_hashing(patch) -> None:
     """One hashing round keeps sign-ups fast; test_passwords_are_stored_hashed checks the real
     hashing."""
@@ -129,6 +147,10 @@ def world(tmp_path_factory, databases):
             for slug in ("priv", "pub", "veras"):
                 made.codes[slug] = clubs.club_by_slug(slug).table_code
                 made.ids[slug] = _games(slug)
+                made.secrets[slug] = {
+                    which: db.session.get(Game, made.ids[slug][which]).secret
+                    for which in ("game", "live")
+                }
         for slug in ("priv", "pub"):
             assert phone.get(f"/clubs/{slug}/table/{made.codes[slug]}").status_code == 302
         made.deals_csv = vera.get("/clubs/veras/export/deals.csv?season=all").text
@@ -160,6 +182,7 @@ def snapshot(app) -> list[Any]:
             state.append(
                 (
                     game.id,
+                    game.secret,
                     game.club_id,
                     game.finished_at is not None,
                     [(d.number, d.version, [s.total for s in d.scores]) for d in game.deals],
@@ -185,6 +208,8 @@ class Route:
     `allowed` is what allowed visitors send, chosen so that nothing changes, and `ok` the
     status they get. `organiser=False`: an organiser-only route not tried by the organiser
     here, as any request would change something (those are tested in test_clubs.py).
+    `{game_link}` and `{live_link}` are the games' private links (`/t/<secret>`); an API route
+    about a game is sent with its `X-Game-Key` (see `call`).
     """
 
     method: str
@@ -212,9 +237,9 @@ ROUTES = {
     "export games": R("GET", "/clubs/{slug}/export/games.csv?season=all", READ),
     "export deals": R("GET", "/clubs/{slug}/export/deals.csv?season=all", READ),
     "export standings": R("GET", "/clubs/{slug}/export/standings.csv?season=all", READ),
-    "scoreboard": R("GET", "/games/{game}", READ),
-    "scoreboard live": R("GET", "/games/{live}", READ),
-    "game rule card": R("GET", "/games/{game}/rules", READ),
+    "scoreboard": R("GET", "{game_link}", READ),
+    "scoreboard live": R("GET", "{live_link}", READ),
+    "game rule card": R("GET", "{game_link}/rules", READ),
     "api standings": R("GET", "/api/v1/clubs/{slug}/standings?season=all", READ),
     "api game": R("GET", "/api/v1/games/{game}", READ),
     "api game live": R("GET", "/api/v1/games/{live}", READ),
@@ -229,20 +254,20 @@ ROUTES = {
         body={"data": {"ruleset": "club", "side0_member0": "Ann", "side1_member0": "Bob"}},
         allowed={"data": {"ruleset": "club", "side0_member0": "Ann", "side1_member0": "Ann"}},
     ),
-    "deal form": R("GET", "/games/{live}/deals/new", TABLE),
+    "deal form": R("GET", "{live_link}/deals/new", TABLE),
     "enter deal": R(
         "POST",
-        "/games/{live}/deals/new",
+        "{live_link}/deals/new",
         TABLE,
         422,
         body={"data": {"went_out": "", "s0-books-clean": "1"}},
         allowed={"data": BAD_FIGURE},
     ),
-    "preview deal": R("POST", "/games/{live}/deals/preview", TABLE, body={"data": BAD_FIGURE}),
-    "correct form": R("GET", "/games/{live}/deals/1/edit", TABLE),
+    "preview deal": R("POST", "{live_link}/deals/preview", TABLE, body={"data": BAD_FIGURE}),
+    "correct form": R("GET", "{live_link}/deals/1/edit", TABLE),
     "correct deal": R(
         "POST",
-        "/games/{live}/deals/1/edit",
+        "{live_link}/deals/1/edit",
         TABLE,
         422,
         body={"data": CHANGED_DEAL},
@@ -328,11 +353,11 @@ ROUTES = {
     ),
     "import form": R("GET", "/clubs/{slug}/import", ORGANISER),
     "import": R("POST", "/clubs/{slug}/import", ORGANISER, 422, allowed={"data": {}}),
-    "delete game": R("POST", "/games/{game}/delete", ORGANISER, organiser=False),
-    "correct finished form": R("GET", "/games/{game}/deals/1/edit", ORGANISER),
+    "delete game": R("POST", "{game_link}/delete", ORGANISER, organiser=False),
+    "correct finished form": R("GET", "{game_link}/deals/1/edit", ORGANISER),
     "correct finished deal": R(
         "POST",
-        "/games/{game}/deals/1/edit",
+        "{game_link}/deals/1/edit",
         ORGANISER,
         422,
         body={"data": CHANGED_DEAL},
@@ -359,11 +384,27 @@ def _fill(value: Any, names: dict[str, Any]) -> Any:
     return value
 
 
+# An API route about one game ("{game}" or "{live}" in its path) needs that game's key.
+API_GAME = re.compile(r"/api/v1/games/\{(game|live)\}")
+
+
 def call(client, route: Route, slug: str, world: World, body: dict[str, Any], **headers: str):
-    names = {"slug": slug, **world.ids[slug]}
+    """The route as `client` asks it, always with the game's secret (its link, or its key).
+
+    Every visitor holds the link of the club's games here: what refuses them is their level in
+    the club, never a missing secret.
+    """
+    secrets = world.secrets[slug]
+    names = {
+        "slug": slug,
+        **world.ids[slug],
+        **{f"{which}_link": "/t/" + secret for which, secret in secrets.items()},
+    }
     kwargs = _fill(body, names)
     if route.path.endswith("/import") and route.method == "POST" and "data" not in kwargs:
         kwargs = _file(world.deals_csv)  # a real export of another club
+    if about := API_GAME.match(route.path):
+        headers = {**headers, "X-Game-Key": secrets[about.group(1)]}
     return client.open(
         route.path.format(**names), method=route.method, headers=headers or None, **kwargs
     )
@@ -464,7 +505,9 @@ def test_a_wrong_code_gives_no_access(world, which):
     assert phone.get("/clubs/priv/games/new").status_code == 404
     header = {"X-Table-Code": code}
     assert phone.get("/clubs/priv/standings", headers=header).status_code == 404
-    assert phone.get(f"/games/{world.ids['priv']['live']}", headers=header).status_code == 404
+    # The game's link is no key to a private club's game without the club's table link.
+    live = f"/t/{world.secrets['priv']['live']}"
+    assert phone.get(live, headers=header).status_code == 404
     if code != world.codes["pub"]:  # a public club stays read-only
         assert phone.get("/clubs/pub/games/new", headers=header).status_code == 403
     started = phone.post(
@@ -521,14 +564,14 @@ def test_the_table_link_lets_a_phone_play_a_public_club(app, client, quick):
     assert stranger.post("/clubs/pub/games/new?ruleset=club", data=start).status_code == 403
     phone = app.test_client()
     phone.get(f"/clubs/pub/table/{code}")
-    started = phone.post("/clubs/pub/games/new?ruleset=club", data=start)
-    assert started.status_code == 302
-    game = started.location.rsplit("/", 1)[-1]
+    game_link, game = started_game(app, phone.post("/clubs/pub/games/new?ruleset=club", data=start))
     deal = {"went_out": "", "s0-books-clean": "1"}
-    assert stranger.post(f"/games/{game}/deals/new", data=deal).status_code == 403
-    assert phone.post(f"/games/{game}/deals/new", data=deal).status_code == 302
-    # Anyone may watch the board of a public club's game; only one deal was saved.
-    assert stranger.get(f"/api/v1/games/{game}").get_json()["sides"][0]["total"] == 500
+    # Holding the game's link is not the club's table link: watching only.
+    assert stranger.post(f"{game_link}/deals/new", data=deal).status_code == 403
+    assert phone.post(f"{game_link}/deals/new", data=deal).status_code == 302
+    # Anyone with the link may watch the board of a public club's game; one deal was saved.
+    watched = stranger.get(f"/api/v1/games/{game}", headers=key(app, game))
+    assert watched.get_json()["sides"][0]["total"] == 500
 
 
 def test_organiser_forms_need_the_csrf_token(app, client, quick):
@@ -541,7 +584,7 @@ def test_organiser_forms_need_the_csrf_token(app, client, quick):
     app.config["WTF_CSRF_ENABLED"] = True
     for path in (
         "/clubs/priv/settings/table-link",
-        f"/games/{ids['game']}/delete",
+        f"{link(app, ids['game'])}/delete",
         f"/clubs/priv/members/{ids['spare']}/delete",
         f"/clubs/priv/members/{ids['member']}/archive",
     ):
@@ -638,26 +681,25 @@ def test_casual_games_keep_working_for_everyone(app, client):
         "/games/new?ruleset=club",
         data={"ruleset": "club", "side0_name": "Ann", "side1_name": "Bob"},
     )
-    assert started.status_code == 302
-    game = started.location.rsplit("/", 1)[-1]
+    game_link, game = started_game(app, started)
     # Deal 1: Ann one clean book = 500. Deals 2-4: nothing scored. Ann wins with 500.
     for deal in ({"s0-books-clean": "1"}, {}, {}, {}):
         assert (
-            client.post(f"/games/{game}/deals/new", data={"went_out": "", **deal}).status_code
-            == 302
+            client.post(f"{game_link}/deals/new", data={"went_out": "", **deal}).status_code == 302
         )
     stranger = app.test_client()
-    board = stranger.get(f"/games/{game}")
+    board = stranger.get(game_link)
     assert board.status_code == 200 and "Game over" in board.text
     # A finished casual game may still be corrected by whoever holds its link: 2 clean = 1,000.
     corrected = stranger.post(
-        f"/games/{game}/deals/1/edit", data={"went_out": "", "s0-books-clean": "2", "version": "1"}
+        f"{game_link}/deals/1/edit", data={"went_out": "", "s0-books-clean": "2", "version": "1"}
     )
     assert corrected.status_code == 302
-    assert stranger.get(f"/api/v1/games/{game}").get_json()["sides"][0]["total"] == 1000
+    answer = stranger.get(f"/api/v1/games/{game}", headers=key(app, game))
+    assert answer.get_json()["sides"][0]["total"] == 1000
     # Only club games can be deleted, by their organisers.
-    assert stranger.post(f"/games/{game}/delete").status_code == 404
-    # The API too, with no code or account.
+    assert stranger.post(f"{game_link}/delete").status_code == 404
+    # The API too, with no code or account: the game's key comes with its start.
     created = stranger.post(
         "/api/v1/games", json={"ruleset": "club", "sides": [{"name": "Cy"}, {"name": "Di"}]}
     )
@@ -665,15 +707,21 @@ def test_casual_games_keep_working_for_everyone(app, client):
     deal = stranger.post(
         f"/api/v1/games/{created.get_json()['id']}/deals",
         json={"scores": [{"books": {"dirty": 1}}, {}]},
+        headers={"X-Game-Key": created.get_json()["key"]},
     )
     assert deal.status_code == 201
     assert deal.get_json()["sides"][0]["total"] == 300  # one dirty book
+    # The stranger opened the game through its link: it is on the stranger's home page.
     home = stranger.get("/")
-    assert home.status_code == 200 and f"/games/{game}" in home.text
+    assert home.status_code == 200 and f'"{game_link}"' in home.text
 
 
 def test_club_games_stay_off_the_home_page(world):
     home = world.app.test_client().get("/").text
     for slug in ("priv", "pub"):
-        assert f'/games/{world.ids[slug]["live"]}"' not in home
-        assert f'/games/{world.ids[slug]["game"]}"' not in home
+        for secret in world.secrets[slug].values():
+            assert secret not in home
+    # A private club's game refused to a stranger holding its link is not kept for them either.
+    stranger = world.app.test_client()
+    assert stranger.get(f"/t/{world.secrets['priv']['live']}").status_code == 404
+    assert world.secrets["priv"]["live"] not in stranger.get("/").text

@@ -22,6 +22,8 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
+from game_links import link
+from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
 from scorekeeper import accounts, clubs, create_app
@@ -137,9 +139,23 @@ def figures(client, slug: str = SLUG, **args: str) -> dict[str, tuple[str, str, 
     return {row[1]: (row[2], row[3], row[7]) for row in standings_rows(client, slug, **args)}
 
 
-def game_links(response) -> list[int]:
-    """The games a list links to, in page order."""
-    return [int(n) for n in re.findall(r'href="/games/(\d+)"', response.get_data(as_text=True))]
+# A game's private link, `/t/<secret>`: how every list of games links to them.
+GAME_LINK = r"/t/([A-Za-z0-9_-]{22})"
+
+
+def game_id_of(app, secret: str) -> int:
+    """The id of the game a link's secret opens (each link must open a game)."""
+    with app.app_context():
+        query = select(Game.id).where(Game.secret == secret)
+        found = db.session.execute(query).scalar_one_or_none()
+    assert found is not None, f"/t/{secret} opens no game"
+    return found
+
+
+def game_links(app, response) -> list[int]:
+    """The games a list links to (by their private links), as ids, in page order."""
+    secrets = re.findall(rf'href="{GAME_LINK}"', response.get_data(as_text=True))
+    return [game_id_of(app, secret) for secret in secrets]
 
 
 # ------------------------------------------------------------------------- setting up
@@ -443,8 +459,8 @@ def test_sorting_by_each_column(shared):
     page = client.get(f"/clubs/{SLUG}/standings?season=all&sort=wins").text
     # The column headings sort and keep the filters.
     assert re.search(r'href="[^"]*sort=went_out[^"]*"', page)
-    for link in re.findall(r'href="(/clubs/tuesday/standings\?[^"]*sort=[^"]*)"', page):
-        assert "season=all" in link
+    for heading in re.findall(r'href="(/clubs/tuesday/standings\?[^"]*sort=[^"]*)"', page):
+        assert "season=all" in heading
 
 
 def test_filters_by_season_date_range_and_rule_set(shared8):
@@ -535,7 +551,9 @@ def test_club_game_from_the_member_list_with_a_guest(app, client):
         },
     )
     assert response.status_code == 302, text(response)
-    game_id = int(re.search(r"/games/(\d+)$", response.location).group(1))
+    started = re.fullmatch(GAME_LINK, response.location)
+    assert started, response.location
+    game_link, game_id = started.group(0), game_id_of(app, started.group(1))
     with app.app_context():
         game = db.session.get(Game, game_id)
         assert [s.name for s in game.sides] == ["Ann & Cat", "Dan & Hugo"]
@@ -559,13 +577,13 @@ def test_club_game_from_the_member_list_with_a_guest(app, client):
         "went_out": "0",
     }
     for deal in (first, {}, {}, {}):
-        saved = client.post(f"/games/{game_id}/deals/new", data={"went_out": "", **deal})
+        saved = client.post(f"{game_link}/deals/new", data={"went_out": "", **deal})
         assert saved.status_code == 302, text(saved)
-    board = text(client.get(f"/games/{game_id}"))
+    board = text(client.get(game_link))
     assert "Game over" in board and "Ann & Cat win with 3,700" in board
     # The players are the members: on Cat's page and in the standings; Hugo nowhere.
     cat = client.get(f"/clubs/{SLUG}/members/{made.members['Cat']}?season=all")
-    assert game_id in game_links(cat)
+    assert game_id in game_links(app, cat)
     # Over g1..g6 and this game: Cat 3,000 + 3,700 = 6,700 in 4 games, 2 wins;
     # Dan -50 + 550 = 500 in 4 games, 0 wins.
     shown = figures(client, season="all")
@@ -614,13 +632,13 @@ def test_archived_members_are_not_offered_for_new_games(app, client):
 
 
 def test_history_filters_by_season_player_and_rule_set(shared8):
-    _, client, made = shared8
+    app, client, made = shared8
     g = made.games
 
     def listed(**args: str) -> list[int]:
         response = client.get(f"/clubs/{SLUG}/games", query_string=args)
         assert response.status_code == 200
-        return game_links(response)
+        return game_links(app, response)
 
     # Newest first; the unfinished g7 is not history.
     assert listed(season="all") == [g[k] for k in ("g8", "g6", "g5", "g4", "g3", "g2", "g1")]
@@ -654,12 +672,12 @@ def test_history_pages_of_fifty_with_an_older_link(app, client):
             ids.append(game.id)
         db.session.commit()
     first = client.get(f"/clubs/{SLUG}/games?season=all")
-    assert game_links(first) == ids[::-1][:50]
+    assert game_links(app, first) == ids[::-1][:50]
     older = re.search(r'href="([^"]*page=2[^"]*)"[^>]*>Older<', first.text)
     assert older, "no Older link after 50 games"
     assert "season=all" in older.group(1)
     second = client.get(older.group(1).replace("&amp;", "&"))
-    assert game_links(second) == [ids[0]]
+    assert game_links(app, second) == [ids[0]]
     assert ">Older<" not in second.text and ">Newer<" in second.text
 
 
@@ -667,7 +685,7 @@ def test_history_pages_of_fifty_with_an_older_link(app, client):
 
 
 def test_member_page_figures_form_and_chart(shared):
-    _, client, made = shared
+    app, client, made = shared
     response = client.get(f"/clubs/{SLUG}/members/{made.members['Bob']}?season=all")
     assert response.status_code == 200
     page = text(response)
@@ -681,7 +699,7 @@ def test_member_page_figures_form_and_chart(shared):
         ["02 Apr", "700"],
         ["16 Apr", "1,800"],
     ]
-    assert game_links(response) == [made.games[k] for k in ("g5", "g3", "g1")]
+    assert game_links(app, response) == [made.games[k] for k in ("g5", "g3", "g1")]
 
 
 def test_member_form_shows_the_last_five_results(app, client):
@@ -744,7 +762,7 @@ def test_merge_moves_games_and_combines_standings(app, client):
     assert shown["Bob"] == ("4", "2", "6,400")
     assert "Robert" not in shown
     bob = client.get(f"/clubs/{SLUG}/members/{made.members['Bob']}?season=all")
-    assert extra in game_links(bob)
+    assert extra in game_links(app, bob)
 
 
 def test_delete_unused_member_and_refuse_one_with_games(app, client):
@@ -884,8 +902,8 @@ def test_export_deals_and_import_into_another_club(app, client):
 
 
 def test_scoreboard_running_totals_chart_and_table(shared):
-    _, client, made = shared
-    response = client.get(f"/games/{made.games['g1']}")
+    app, client, made = shared
+    response = client.get(link(app, made.games["g1"]))
     assert response.status_code == 200
     assert "<svg" in response.text
     # g1 after each deal: Ann 2,100 then +400 = 2,500; Bob 100 then +2,000 = 2,100.
@@ -899,11 +917,12 @@ def test_scoreboard_running_totals_chart_and_table(shared):
 
 
 def test_organiser_scoreboard_has_a_clean_title_and_one_delete_button(shared):
-    _, client, made = shared
-    page = client.get(f"/games/{made.games['g1']}").text
+    app, client, made = shared
+    g1 = link(app, made.games["g1"])
+    page = client.get(g1).text
     title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)
     assert "<form" not in title and "Delete" not in title
-    assert page.count(f'action="/games/{made.games["g1"]}/delete"') == 1
+    assert page.count(f'action="{g1}/delete"') == 1
 
 
 # ------------------------------------------------------------------------- deleting a game
@@ -912,11 +931,14 @@ def test_organiser_scoreboard_has_a_clean_title_and_one_delete_button(shared):
 def test_deleting_a_finished_game(app, client):
     made = tuesday(app, client)
     g1 = made.games["g1"]
-    response = client.post(f"/games/{g1}/delete")
+    g1_link = link(app, g1)
+    response = client.post(f"{g1_link}/delete")
     assert response.status_code == 302
     assert f"Game {g1} deleted" in text(client.get(response.location))
-    assert client.get(f"/games/{g1}").status_code == 404
-    assert g1 not in game_links(client.get(f"/clubs/{SLUG}/games?season=all"))
+    assert client.get(g1_link).status_code == 404
+    history = client.get(f"/clubs/{SLUG}/games?season=all")
+    assert g1_link not in history.text
+    assert g1 not in game_links(app, history)
     # Without g1: Ann g2 2,000 + g4 2,200 = 4,200 in 2 games (now unranked, below 3);
     # Bob g3 700 + g5 1,800 = 2,500 in 2 games. Cat and Dan unchanged.
     shown = figures(client, season="all")
