@@ -42,6 +42,18 @@
     document.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = false; });
   });
 
+  // Invite the table: copy the game's link, where the phone lets a page write the clipboard.
+  document.querySelectorAll("[data-copy]").forEach(function (button) {
+    if (!navigator.clipboard || !window.isSecureContext) { return; }
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      var said = button.parentNode.querySelector("[data-copied]");
+      navigator.clipboard.writeText(document.getElementById(button.dataset.copy).value).then(
+        function () { if (said) { said.textContent = "Copied."; } },
+        function () { if (said) { said.textContent = "Select the link above and copy it."; } });
+    });
+  });
+
   // Deal form: the server's breakdown, refreshed as figures are entered.
   var form = document.querySelector("form[data-preview]");
   var target = document.getElementById("breakdown");

@@ -41,6 +41,10 @@ def test_b_joins_by_the_shared_link_and_c_finds_nothing(phone, browser, app):
     assert box is not None and box["width"] >= 150 and box["width"] == box["height"]
     shared = a.locator("#invite-link").input_value()
     assert shared == a.base + path
+    a.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=a.base)
+    a.get_by_role("button", name="Copy the link").tap()
+    expect(invite.get_by_role("status")).to_have_text("Copied.")
+    assert a.evaluate("navigator.clipboard.readText()") == shared
     a.screenshot(path=os.path.join(ARTIFACTS, f"{a.device}-invite-the-table.png"))
     check_axe(a)
 
