@@ -19,4 +19,7 @@ def test_init_db_twice_keeps_games(app, runner, client):
     with app.app_context():
         tables = set(inspect(db.engine).get_table_names())
     assert {"game", "side", "player", "deal", "deal_score"} <= tables
-    assert client.get(f"/api/v1/games/{created.json['id']}").status_code == 200
+    game = created.get_json()
+    kept = client.get(f"/api/v1/games/{game['id']}", headers={"X-Game-Key": game["key"]})
+    assert kept.status_code == 200
+    assert client.get(f"/t/{game['key']}").status_code == 200  # its link still opens it

@@ -25,13 +25,17 @@ def test_json_is_gzipped_and_decodes_to_the_same_game(client):
     sides = [{"name": "North"}, {"name": "South"}]
     made = client.post("/api/v1/games", json={"ruleset": "classic", "sides": sides})
     path = f"/api/v1/games/{made.json['id']}"
+    game_key = {"X-Game-Key": made.json["key"]}
     deal = {"scores": [{"melded_points": 50}, {"melded_points": 75}]}
     for _ in range(2):  # each deal's breakdown makes the JSON worth compressing
-        assert client.post(f"{path}/deals", json=deal).status_code == 201
-    assert len(client.get(path).data) > 1024
-    packed = client.get(path, headers=GZIP)
+        assert client.post(f"{path}/deals", json=deal, headers=game_key).status_code == 201
+    plain = client.get(path, headers=game_key)
+    assert plain.status_code == 200
+    assert "Content-Encoding" not in plain.headers
+    assert len(plain.data) > 1024
+    packed = client.get(path, headers={**GZIP, **game_key})
     assert packed.headers["Content-Encoding"] == "gzip"
-    assert json.loads(gzip.decompress(packed.data)) == client.get(path).json
+    assert json.loads(gzip.decompress(packed.data)) == plain.json
 
 
 def test_small_responses_are_left_alone(client):
@@ -44,7 +48,7 @@ def test_a_refused_deal_page_is_gzipped_too(client):
     made = client.post(
         "/api/v1/games", json={"ruleset": "classic", "sides": [{"name": "A"}, {"name": "B"}]}
     )
-    path = f"/games/{made.json['id']}/deals/new"
+    path = f"/t/{made.json['key']}/deals/new"
     refused = client.post(path, data={"s0-melded_points": "233"}, headers=GZIP)
     assert refused.status_code == 422
     assert refused.headers["Content-Encoding"] == "gzip"

@@ -11,7 +11,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from page_reader import Page, read_page
@@ -32,6 +32,23 @@ PHONE_C = "0123456789abcdef" * 2
 # ------------------------------------------------------------------------- helpers
 
 
+class Table(NamedTuple):
+    """A game as the phones at its table know it: its id and its secret."""
+
+    id: int
+    secret: str
+
+    @property
+    def link(self) -> str:
+        """Its private link, as a path: every page, the live answer and "entering" hang on it."""
+        return f"/t/{self.secret}"
+
+    @property
+    def key(self) -> dict[str, str]:
+        """The header its API needs."""
+        return {"X-Game-Key": self.secret}
+
+
 def form_of(response) -> Page:
     return read_page(response.get_data(as_text=True))
 
@@ -41,33 +58,37 @@ def text(response) -> str:
     return " ".join(" ".join(form_of(response).words).split())
 
 
-def start(client, ruleset: str = "club") -> int:
-    """A casual game started through the API."""
+def start(client, ruleset: str = "club") -> Table:
+    """A casual game started through the API, with the secret its answer gives."""
     answer = client.post("/api/v1/games", json={"ruleset": ruleset, "sides": SINGLES})
     assert answer.status_code == 201, answer.get_json()
-    return answer.get_json()["id"]
+    made = answer.get_json()
+    assert made["url"] == f"/t/{made['key']}"
+    return Table(made["id"], made["key"])
 
 
-def api_deal(client, game_id: int, *scores: dict[str, Any]) -> dict[str, Any]:
-    answer = client.post(f"/api/v1/games/{game_id}/deals", json={"scores": list(scores or QUIET)})
+def api_deal(client, game: Table, *scores: dict[str, Any]) -> dict[str, Any]:
+    answer = client.post(
+        f"/api/v1/games/{game.id}/deals", json={"scores": list(scores or QUIET)}, headers=game.key
+    )
     assert answer.status_code == 201, answer.get_json()
     return answer.get_json()
 
 
-def saved_deals(client, game_id: int) -> list[dict[str, Any]]:
-    answer = client.get(f"/api/v1/games/{game_id}")
+def saved_deals(client, game: Table) -> list[dict[str, Any]]:
+    answer = client.get(f"/api/v1/games/{game.id}", headers=game.key)
     assert answer.status_code == 200
     return answer.get_json()["deals"]
 
 
-def live_of(client, game_id: int, device: str | None = None, **headers: str):
+def live_of(client, game: Table, device: str | None = None, **headers: str):
     query = f"?device={device}" if device else ""
-    return client.get(f"/games/{game_id}/live{query}", headers=headers)
+    return client.get(f"{game.link}/live{query}", headers=headers)
 
 
-def say(client, game_id: int, device: str = PHONE_A, deal: Any = 1, name: str = "Ann", **more):
+def say(client, game: Table, device: str = PHONE_A, deal: Any = 1, name: str = "Ann", **more):
     data = {"device": device, "deal": str(deal), "name": name, **more}
-    return client.post(f"/games/{game_id}/entering", data=data)
+    return client.post(f"{game.link}/entering", data=data)
 
 
 def entering_rows(app) -> list[tuple[int, str, str, int]]:
@@ -78,10 +99,10 @@ def entering_rows(app) -> list[tuple[int, str, str, int]]:
         return [tuple(row) for row in rows]
 
 
-def typed_deal(client, game_id: int) -> dict[str, str]:
+def typed_deal(client, game: Table) -> dict[str, str]:
     """The deal form as fetched, with a whole deal typed in (Ann 1 clean book and 300 melded,
     Cat 200 melded and 40 left; nobody out)."""
-    page = client.get(f"/games/{game_id}/deals/new")
+    page = client.get(f"{game.link}/deals/new")
     assert page.status_code == 200
     data = form_of(page).values
     data.update(
@@ -125,7 +146,8 @@ def club_games(app, monkeypatch):
         for slug, public in (("priv", False), ("pub", True)):
             club = clubs.create_club(f"Club {slug}", slug, organiser, public=public)
             sides = [games.SideSetup("Ann", ["Ann"]), games.SideSetup("Cat", ["Cat"])]
-            started[slug] = games.start_game("club", sides, club=club).id
+            made = games.start_game("club", sides, club=club)
+            started[slug] = Table(made.id, made.secret)
             codes[slug] = club.table_code
     for slug, code in codes.items():
         assert table.get(f"/clubs/{slug}/table/{code}").status_code == 302
@@ -136,13 +158,13 @@ def club_games(app, monkeypatch):
 
 
 def test_live_answer_is_json_with_an_etag_and_no_cache(client):
-    game_id = start(client)
-    answer = live_of(client, game_id)
+    game = start(client)
+    answer = live_of(client, game)
     assert answer.status_code == 200
     assert answer.mimetype == "application/json"
     body = answer.get_json()
     assert set(body) == {"game", "version", "deals", "next_deal", "finished", "entering"}
-    assert body["game"] == game_id
+    assert body["game"] == game.id
     assert isinstance(body["version"], str) and body["version"]
     assert (body["deals"], body["next_deal"], body["finished"], body["entering"]) == (
         0,
@@ -155,19 +177,19 @@ def test_live_answer_is_json_with_an_etag_and_no_cache(client):
 
 
 def test_same_etag_gets_an_empty_304(client):
-    game_id = start(client)
-    etag = live_of(client, game_id).headers["ETag"]
-    again = live_of(client, game_id, **{"If-None-Match": etag})
+    game = start(client)
+    etag = live_of(client, game).headers["ETag"]
+    again = live_of(client, game, **{"If-None-Match": etag})
     assert again.status_code == 304
     assert again.get_data() == b""
     assert again.headers["ETag"] == etag
 
 
 def test_a_new_deal_changes_version_deals_and_etag(client):
-    game_id = start(client)
-    first = live_of(client, game_id)
-    api_deal(client, game_id)
-    after = live_of(client, game_id, **{"If-None-Match": first.headers["ETag"]})
+    game = start(client)
+    first = live_of(client, game)
+    api_deal(client, game)
+    after = live_of(client, game, **{"If-None-Match": first.headers["ETag"]})
     assert after.status_code == 200
     body = after.get_json()
     assert body["version"] != first.get_json()["version"]
@@ -177,37 +199,70 @@ def test_a_new_deal_changes_version_deals_and_etag(client):
 
 @pytest.mark.parametrize("how", ["form", "api"])
 def test_a_correction_changes_version_but_not_deals(client, how):
-    game_id = start(client)
-    api_deal(client, game_id)
-    before = live_of(client, game_id)
+    game = start(client)
+    api_deal(client, game)
+    before = live_of(client, game)
     if how == "form":
-        data = form_of(client.get(f"/games/{game_id}/deals/1/edit")).values
+        data = form_of(client.get(f"{game.link}/deals/1/edit")).values
         data["s1-melded_points"] = "100"
-        assert client.post(f"/games/{game_id}/deals/1/edit", data=data).status_code == 302
+        assert client.post(f"{game.link}/deals/1/edit", data=data).status_code == 302
     else:
         scores = [QUIET[0], {"melded_points": 100}]
         answer = client.put(
-            f"/api/v1/games/{game_id}/deals/1", json={"scores": scores, "version": 1}
+            f"/api/v1/games/{game.id}/deals/1",
+            json={"scores": scores, "version": 1},
+            headers=game.key,
         )
         assert answer.status_code == 200, answer.get_json()
-    after = live_of(client, game_id, **{"If-None-Match": before.headers["ETag"]})
+    after = live_of(client, game, **{"If-None-Match": before.headers["ETag"]})
     assert after.status_code == 200
     assert after.get_json()["version"] != before.get_json()["version"]
     assert after.get_json()["deals"] == before.get_json()["deals"] == 1
 
 
 def test_the_last_deal_says_finished(client):
-    game_id = start(client)
+    game = start(client)
     for _ in range(4):
-        api_deal(client, game_id)
-    body = live_of(client, game_id).get_json()
+        api_deal(client, game)
+    body = live_of(client, game).get_json()
     assert (body["deals"], body["finished"]) == (4, True)
 
 
-@pytest.mark.parametrize("game_id", [0, 999_999, 2**63, 2**70])
-def test_live_of_no_such_game_is_404(client, game_id):
-    start(client)
-    assert client.get(f"/games/{game_id}/live").status_code == 404
+# Secrets that open no game, made from a real one: well-formed ones (22 characters of the
+# secret's alphabet) that are not its, and malformed ones.
+WRONG = {
+    "one-character-off": lambda s: s[:-1] + ("B" if s.endswith("A") else "A"),
+    "other-case": str.swapcase,
+    "all-A": lambda s: "A" * len(s),
+    "one-short": lambda s: s[:-1],
+    "one-long": lambda s: s + "A",
+    "tiny": lambda s: "0",
+}
+
+
+def wrong_table(game: Table, how: str) -> Table:
+    """The game as a phone with a wrong link would ask for it."""
+    wrong = WRONG[how](game.secret)
+    assert wrong != game.secret
+    return Table(game.id, wrong)
+
+
+@pytest.mark.parametrize("how", WRONG)
+def test_live_of_no_such_game_is_404(client, how):
+    game = start(client)
+    assert live_of(client, wrong_table(game, how)).status_code == 404
+    assert live_of(client, game).status_code == 200
+
+
+@pytest.mark.parametrize("number", ["{id}", 0, 999_999, 2**63, 2**70])
+def test_live_at_an_old_address_is_404(client, number):
+    """The address from before private links opens nothing, not even a game that exists: the
+    same page about private links whatever the number."""
+    game = start(client)
+    answer = client.get(f"/games/{str(number).format(id=game.id)}/live")
+    assert answer.status_code == 404
+    assert "Games now open with their private link" in text(answer)
+    assert answer.get_data() == client.get(f"/games/{game.id}/live").get_data()
 
 
 @pytest.mark.parametrize(
@@ -224,43 +279,41 @@ def test_live_of_a_club_game_follows_the_club(club_games, slug, who, status):
     answer = live_of(getattr(club_games, who), club_games.games[slug])
     assert answer.status_code == status
     if status == 200:
-        assert answer.get_json()["game"] == club_games.games[slug]
+        assert answer.get_json()["game"] == club_games.games[slug].id
 
 
 # ------------------------------------------------------------------------- who is entering
 
 
 def test_entering_is_seen_by_every_other_phone_but_not_its_own(app, client):
-    game_id = start(client)
-    answer = say(client, game_id, PHONE_A, 1, "Ann")
+    game = start(client)
+    answer = say(client, game, PHONE_A, 1, "Ann")
     assert answer.status_code == 204
     assert answer.get_data() == b""
-    assert live_of(client, game_id, PHONE_B).get_json()["entering"] == [{"name": "Ann", "deal": 1}]
-    assert live_of(client, game_id).get_json()["entering"] == [{"name": "Ann", "deal": 1}]
-    assert live_of(client, game_id, PHONE_A).get_json()["entering"] == []
+    assert live_of(client, game, PHONE_B).get_json()["entering"] == [{"name": "Ann", "deal": 1}]
+    assert live_of(client, game).get_json()["entering"] == [{"name": "Ann", "deal": 1}]
+    assert live_of(client, game, PHONE_A).get_json()["entering"] == []
     # Saying it again updates the phone's one row.
-    assert say(client, game_id, PHONE_A, 1, "Ann Lee").status_code == 204
-    assert live_of(client, game_id, PHONE_B).get_json()["entering"] == [
-        {"name": "Ann Lee", "deal": 1}
-    ]
+    assert say(client, game, PHONE_A, 1, "Ann Lee").status_code == 204
+    assert live_of(client, game, PHONE_B).get_json()["entering"] == [{"name": "Ann Lee", "deal": 1}]
     assert len(entering_rows(app)) == 1
 
 
 def test_entering_changes_the_etag(client):
-    game_id = start(client)
-    etag = live_of(client, game_id, PHONE_B).headers["ETag"]
-    say(client, game_id, PHONE_A)
-    answer = live_of(client, game_id, PHONE_B, **{"If-None-Match": etag})
+    game = start(client)
+    etag = live_of(client, game, PHONE_B).headers["ETag"]
+    say(client, game, PHONE_A)
+    answer = live_of(client, game, PHONE_B, **{"If-None-Match": etag})
     assert answer.status_code == 200
     assert answer.get_json()["entering"]
 
 
 def test_phones_are_listed_by_deal_then_name(client):
-    game_id = start(client)
-    say(client, game_id, PHONE_A, 2, "Zed")
-    say(client, game_id, PHONE_B, 1, "Yan")
-    say(client, game_id, PHONE_C, 1, "Bea")
-    assert live_of(client, game_id, "f" * 32).get_json()["entering"] == [
+    game = start(client)
+    say(client, game, PHONE_A, 2, "Zed")
+    say(client, game, PHONE_B, 1, "Yan")
+    say(client, game, PHONE_C, 1, "Bea")
+    assert live_of(client, game, "f" * 32).get_json()["entering"] == [
         {"name": "Bea", "deal": 1},
         {"name": "Yan", "deal": 1},
         {"name": "Zed", "deal": 2},
@@ -279,18 +332,16 @@ def test_phones_are_listed_by_deal_then_name(client):
     ids=["spaces", "empty", "runs-of-spaces", "60-characters", "markup"],
 )
 def test_names_are_tidied(client, typed, shown):
-    game_id = start(client)
-    assert say(client, game_id, PHONE_A, 1, typed).status_code == 204
-    assert live_of(client, game_id, PHONE_B).get_json()["entering"] == [{"name": shown, "deal": 1}]
+    game = start(client)
+    assert say(client, game, PHONE_A, 1, typed).status_code == 204
+    assert live_of(client, game, PHONE_B).get_json()["entering"] == [{"name": shown, "deal": 1}]
 
 
 def test_without_a_name_is_someone(client):
-    game_id = start(client)
-    answer = client.post(f"/games/{game_id}/entering", data={"device": PHONE_A, "deal": "1"})
+    game = start(client)
+    answer = client.post(f"{game.link}/entering", data={"device": PHONE_A, "deal": "1"})
     assert answer.status_code == 204
-    assert live_of(client, game_id, PHONE_B).get_json()["entering"] == [
-        {"name": "Someone", "deal": 1}
-    ]
+    assert live_of(client, game, PHONE_B).get_json()["entering"] == [{"name": "Someone", "deal": 1}]
 
 
 @pytest.mark.parametrize(
@@ -304,35 +355,35 @@ def test_without_a_name_is_someone(client):
     ids=["now", "nearly-stale", "just-stale", "long-gone"],
 )
 def test_a_phone_not_heard_from_is_not_listed(app, client, age, listed):
-    game_id = start(client)
-    say(client, game_id, PHONE_A)
+    game = start(client)
+    say(client, game, PHONE_A)
     with app.app_context():
         db.session.execute(update(Entering).values(seen_at=datetime.now(UTC) - age))
         db.session.commit()
-    entering = live_of(client, game_id, PHONE_B).get_json()["entering"]
+    entering = live_of(client, game, PHONE_B).get_json()["entering"]
     assert entering == ([{"name": "Ann", "deal": 1}] if listed else [])
 
 
 def test_long_forgotten_rows_are_swept_when_another_phone_writes(app, client):
-    game_id = start(client)
-    say(client, game_id, PHONE_A)
+    game = start(client)
+    say(client, game, PHONE_A)
     with app.app_context():
         stale = datetime.now(UTC) - live.FORGOTTEN - timedelta(minutes=1)
         db.session.execute(update(Entering).values(seen_at=stale))
         db.session.commit()
-    say(client, game_id, PHONE_B, name="Bea")
+    say(client, game, PHONE_B, name="Bea")
     assert [row[1] for row in entering_rows(app)] == [PHONE_B]
 
 
 def test_a_deal_already_saved_is_not_listed(client):
-    game_id = start(client)
-    say(client, game_id, PHONE_A, 1, "Ann")
-    say(client, game_id, PHONE_B, 2, "Bea")
-    api_deal(client, game_id)
-    assert live_of(client, game_id, PHONE_C).get_json()["entering"] == [{"name": "Bea", "deal": 2}]
+    game = start(client)
+    say(client, game, PHONE_A, 1, "Ann")
+    say(client, game, PHONE_B, 2, "Bea")
+    api_deal(client, game)
+    assert live_of(client, game, PHONE_C).get_json()["entering"] == [{"name": "Bea", "deal": 2}]
     # A phone still saying it enters deal 1 after deal 1 was saved is not listed either.
-    say(client, game_id, PHONE_A, 1, "Ann")
-    assert live_of(client, game_id, PHONE_C).get_json()["entering"] == [{"name": "Bea", "deal": 2}]
+    say(client, game, PHONE_A, 1, "Ann")
+    assert live_of(client, game, PHONE_C).get_json()["entering"] == [{"name": "Bea", "deal": 2}]
 
 
 def test_entering_is_per_game(client):
@@ -343,11 +394,11 @@ def test_entering_is_per_game(client):
 
 
 def test_leaving_removes_the_phone(app, client):
-    game_id = start(client)
-    say(client, game_id, PHONE_A, 1, "Ann")
-    say(client, game_id, PHONE_B, 1, "Bea")
-    assert say(client, game_id, PHONE_A, 1, "Ann", leaving="1").status_code == 204
-    assert live_of(client, game_id, PHONE_C).get_json()["entering"] == [{"name": "Bea", "deal": 1}]
+    game = start(client)
+    say(client, game, PHONE_A, 1, "Ann")
+    say(client, game, PHONE_B, 1, "Bea")
+    assert say(client, game, PHONE_A, 1, "Ann", leaving="1").status_code == 204
+    assert live_of(client, game, PHONE_C).get_json()["entering"] == [{"name": "Bea", "deal": 1}]
     assert [row[1] for row in entering_rows(app)] == [PHONE_B]
 
 
@@ -369,24 +420,34 @@ def test_leaving_removes_the_phone(app, client):
     ],
 )
 def test_a_bad_device_or_deal_is_400_naming_it(app, client, device, deal, named):
-    game_id = start(client)
-    answer = say(client, game_id, device, deal)
+    game = start(client)
+    answer = say(client, game, device, deal)
     assert answer.status_code == 400
     assert named in answer.get_json()["error"]
     assert entering_rows(app) == []
 
 
 def test_leaving_with_a_bad_device_is_400(app, client):
-    game_id = start(client)
-    say(client, game_id, PHONE_A)
-    assert say(client, game_id, "nope", 1, leaving="1").status_code == 400
+    game = start(client)
+    say(client, game, PHONE_A)
+    assert say(client, game, "nope", 1, leaving="1").status_code == 400
     assert len(entering_rows(app)) == 1
 
 
-@pytest.mark.parametrize("game_id", [0, 999_999, 2**63])
-def test_entering_no_such_game_is_404(app, client, game_id):
-    start(client)
-    assert say(client, game_id).status_code == 404
+@pytest.mark.parametrize("how", WRONG)
+def test_entering_no_such_game_is_404(app, client, how):
+    game = start(client)
+    assert say(client, wrong_table(game, how)).status_code == 404
+    assert entering_rows(app) == []
+
+
+@pytest.mark.parametrize("number", ["{id}", 0, 999_999, 2**63])
+def test_entering_at_an_old_address_is_404(app, client, number):
+    game = start(client)
+    path = f"/games/{str(number).format(id=game.id)}/entering"
+    answer = client.post(path, data={"device": PHONE_A, "deal": "1", "name": "Ann"})
+    assert answer.status_code == 404
+    assert "Games now open with their private link" in text(answer)
     assert entering_rows(app) == []
 
 
@@ -401,10 +462,10 @@ def test_entering_no_such_game_is_404(app, client, game_id):
     ],
 )
 def test_entering_a_club_game_needs_the_table_link(app, club_games, slug, who, status):
-    game_id = club_games.games[slug]
-    assert say(getattr(club_games, who), game_id).status_code == status
+    game = club_games.games[slug]
+    assert say(getattr(club_games, who), game).status_code == status
     stored = entering_rows(app)
-    assert stored == ([(game_id, PHONE_A, "Ann", 1)] if status == 204 else [])
+    assert stored == ([(game.id, PHONE_A, "Ann", 1)] if status == 204 else [])
 
 
 # ------------------------------------------------------------------------- two processes
@@ -422,31 +483,27 @@ def test_two_processes_on_one_database_answer_alike(app, client):
     )
     try:
         other = other_app.test_client()
-        game_id = start(client)
-        first = live_of(other, game_id, PHONE_B)
+        game = start(client)
+        first = live_of(other, game, PHONE_B)
         assert first.status_code == 200
         # The same game gets the same answer, and so the same ETag, from either process.
-        same = live_of(client, game_id, PHONE_B, **{"If-None-Match": first.headers["ETag"]})
+        same = live_of(client, game, PHONE_B, **{"If-None-Match": first.headers["ETag"]})
         assert same.status_code == 304
 
-        assert say(client, game_id, PHONE_A, 1, "Ann").status_code == 204
-        seen = live_of(other, game_id, PHONE_B, **{"If-None-Match": first.headers["ETag"]})
+        assert say(client, game, PHONE_A, 1, "Ann").status_code == 204
+        seen = live_of(other, game, PHONE_B, **{"If-None-Match": first.headers["ETag"]})
         assert seen.status_code == 200
         assert seen.get_json()["entering"] == [{"name": "Ann", "deal": 1}]
 
-        api_deal(other, game_id)
-        body = live_of(client, game_id, PHONE_B).get_json()
+        api_deal(other, game)
+        body = live_of(client, game, PHONE_B).get_json()
         assert (body["deals"], body["next_deal"], body["entering"]) == (1, 2, [])
-        assert body["version"] == live_of(other, game_id, PHONE_B).get_json()["version"]
+        assert body["version"] == live_of(other, game, PHONE_B).get_json()["version"]
 
-        assert say(other, game_id, PHONE_B, 2, "Bea").status_code == 204
-        assert say(client, game_id, PHONE_A, 2, "Ann", leaving="1").status_code == 204
-        assert live_of(other, game_id, PHONE_C).get_json()["entering"] == [
-            {"name": "Bea", "deal": 2}
-        ]
-        assert live_of(client, game_id, PHONE_C).get_json()["entering"] == [
-            {"name": "Bea", "deal": 2}
-        ]
+        assert say(other, game, PHONE_B, 2, "Bea").status_code == 204
+        assert say(client, game, PHONE_A, 2, "Ann", leaving="1").status_code == 204
+        assert live_of(other, game, PHONE_C).get_json()["entering"] == [{"name": "Bea", "deal": 2}]
+        assert live_of(client, game, PHONE_C).get_json()["entering"] == [{"name": "Bea", "deal": 2}]
     finally:
         with other_app.app_context():
             db.session.remove()
@@ -457,31 +514,31 @@ def test_two_processes_on_one_database_answer_alike(app, client):
 
 
 def test_deal_form_carries_the_next_deal_number(client):
-    game_id = start(client)
-    api_deal(client, game_id)
-    page = form_of(client.get(f"/games/{game_id}/deals/new"))
+    game = start(client)
+    api_deal(client, game)
+    page = form_of(client.get(f"{game.link}/deals/new"))
     assert page.hidden["number"] == "2"
 
 
 def test_posting_with_the_next_number_saves_it(client):
-    game_id = start(client)
-    data = typed_deal(client, game_id)
+    game = start(client)
+    data = typed_deal(client, game)
     assert data["number"] == "1"
-    answer = client.post(f"/games/{game_id}/deals/new", data=data)
+    answer = client.post(f"{game.link}/deals/new", data=data)
     assert answer.status_code == 302
-    assert len(saved_deals(client, game_id)) == 1
+    assert len(saved_deals(client, game)) == 1
 
 
 def test_a_deal_saved_meanwhile_is_shown_and_nothing_is_lost(client):
-    game_id = start(client)
-    api_deal(client, game_id)
-    mine = typed_deal(client, game_id)
+    game = start(client)
+    api_deal(client, game)
+    mine = typed_deal(client, game)
     assert mine["number"] == "2"
-    api_deal(client, game_id)  # another phone saves deal 2 first
+    api_deal(client, game)  # another phone saves deal 2 first
 
-    clash = client.post(f"/games/{game_id}/deals/new", data=mine)
+    clash = client.post(f"{game.link}/deals/new", data=mine)
     assert clash.status_code == 409
-    assert len(saved_deals(client, game_id)) == 2
+    assert len(saved_deals(client, game)) == 2
     assert "Deal 2 was saved on another phone meanwhile" in text(clash)
     kept = form_of(clash)
     for field, value in TYPED.items():
@@ -491,35 +548,35 @@ def test_a_deal_saved_meanwhile_is_shown_and_nothing_is_lost(client):
     assert kept.hidden["idempotency_key"] == mine["idempotency_key"]
     assert any("Save deal 3" in b for b in kept.buttons), kept.buttons
 
-    again = client.post(f"/games/{game_id}/deals/new", data=kept.values)
+    again = client.post(f"{game.link}/deals/new", data=kept.values)
     assert again.status_code == 302
-    deals = saved_deals(client, game_id)
+    deals = saved_deals(client, game)
     assert len(deals) == 3
     # Ann: one clean book 500 + 300 melded = 800; Cat: 200 - 40 = 160.
     assert [side["total"] for side in deals[2]["scores"]] == [800, 160]
 
 
 def test_several_deals_saved_meanwhile_are_all_named(client):
-    game_id = start(client)
-    mine = typed_deal(client, game_id)
-    api_deal(client, game_id)
-    api_deal(client, game_id)
-    clash = client.post(f"/games/{game_id}/deals/new", data=mine)
+    game = start(client)
+    mine = typed_deal(client, game)
+    api_deal(client, game)
+    api_deal(client, game)
+    clash = client.post(f"{game.link}/deals/new", data=mine)
     assert clash.status_code == 409
     assert re.search(r"Deals 1.2 were saved on another phone meanwhile", text(clash))
     assert form_of(clash).hidden["number"] == "3"
-    assert len(saved_deals(client, game_id)) == 2
+    assert len(saved_deals(client, game)) == 2
 
 
 def test_a_stale_number_on_a_finished_game_saves_nothing(client):
-    game_id = start(client)
+    game = start(client)
     for _ in range(3):
-        api_deal(client, game_id)
-    mine = typed_deal(client, game_id)
+        api_deal(client, game)
+    mine = typed_deal(client, game)
     assert mine["number"] == "4"
-    api_deal(client, game_id)  # the last deal, from another phone
+    api_deal(client, game)  # the last deal, from another phone
 
-    clash = client.post(f"/games/{game_id}/deals/new", data=mine)
+    clash = client.post(f"{game.link}/deals/new", data=mine)
     assert clash.status_code == 409
     words = text(clash)
     assert "Deal 4 was saved on another phone meanwhile" in words
@@ -528,47 +585,47 @@ def test_a_stale_number_on_a_finished_game_saves_nothing(client):
     assert not any("Save" in b for b in page.buttons), page.buttons
     for field, value in TYPED.items():
         assert page.values.get(field) == value, field
-    assert len(saved_deals(client, game_id)) == 4
+    assert len(saved_deals(client, game)) == 4
     # Sent again as it came back, it still saves nothing: the scoreboard says the game is over.
-    again = client.post(f"/games/{game_id}/deals/new", data=page.values)
+    again = client.post(f"{game.link}/deals/new", data=page.values)
     assert again.status_code == 302
     assert "game is over" in text(client.get(again.headers["Location"]))
-    assert len(saved_deals(client, game_id)) == 4
+    assert len(saved_deals(client, game)) == 4
 
 
 @pytest.mark.parametrize("number", ["1", "2", "7", "", None])
 def test_a_form_already_recorded_is_recorded_once_whatever_its_number(client, number):
-    game_id = start(client)
-    data = typed_deal(client, game_id)
-    assert client.post(f"/games/{game_id}/deals/new", data=data).status_code == 302
+    game = start(client)
+    data = typed_deal(client, game)
+    assert client.post(f"{game.link}/deals/new", data=data).status_code == 302
     if number is None:
         del data["number"]
     else:
         data["number"] = number
-    again = client.post(f"/games/{game_id}/deals/new", data=data)
+    again = client.post(f"{game.link}/deals/new", data=data)
     assert again.status_code == 302
-    assert len(saved_deals(client, game_id)) == 1
+    assert len(saved_deals(client, game)) == 1
 
 
 @pytest.mark.parametrize("number", [None, "", "two"], ids=["absent", "empty", "not-a-number"])
 def test_a_form_without_a_number_is_saved_as_before(client, number):
-    game_id = start(client)
-    api_deal(client, game_id)
-    data = typed_deal(client, game_id)
+    game = start(client)
+    api_deal(client, game)
+    data = typed_deal(client, game)
     if number is None:
         del data["number"]
     else:
         data["number"] = number
-    assert client.post(f"/games/{game_id}/deals/new", data=data).status_code == 302
-    deals = saved_deals(client, game_id)
+    assert client.post(f"{game.link}/deals/new", data=data).status_code == 302
+    deals = saved_deals(client, game)
     assert len(deals) == 2
     assert [side["total"] for side in deals[1]["scores"]] == [800, 160]
 
 
 def test_a_correction_form_has_no_deal_number(client):
-    game_id = start(client)
-    api_deal(client, game_id)
-    page = form_of(client.get(f"/games/{game_id}/deals/1/edit"))
+    game = start(client)
+    api_deal(client, game)
+    page = form_of(client.get(f"{game.link}/deals/1/edit"))
     assert "number" not in page.values
 
 
@@ -591,11 +648,11 @@ def test_offline_page(client):
 
 
 @pytest.mark.parametrize(
-    "path", ["/", "/games/new", "/offline", "/games/{id}", "/games/{id}/deals/new"]
+    "path", ["/", "/games/new", "/offline", "{link}", "{link}/deals/new", "{link}/rules"]
 )
 def test_every_page_links_the_manifest_and_touch_icon(client, path):
-    game_id = start(client)
-    answer = client.get(path.format(id=game_id))
+    game = start(client)
+    answer = client.get(path.format(link=game.link))
     assert answer.status_code == 200
     html = answer.get_data(as_text=True)
     manifest = re.search(r'<link rel="manifest" href="([^"]+)"', html)
@@ -606,10 +663,10 @@ def test_every_page_links_the_manifest_and_touch_icon(client, path):
 
 
 def test_deal_page_tells_the_script_where_to_poll_and_say(client):
-    game_id = start(client)
-    html = client.get(f"/games/{game_id}/deals/new").get_data(as_text=True)
-    assert f'data-live="/games/{game_id}/live"' in html
-    assert f'data-entering="/games/{game_id}/entering"' in html
+    game = start(client)
+    html = client.get(f"{game.link}/deals/new").get_data(as_text=True)
+    assert f'data-live="{game.link}/live"' in html
+    assert f'data-entering="{game.link}/entering"' in html
     assert 'data-deal="1"' in html
 
 
@@ -624,21 +681,21 @@ def guarded(app):
 
 
 def test_entering_without_a_token_is_refused(app, client, guarded):
-    game_id = start(client)
-    answer = say(guarded, game_id)
+    game = start(client)
+    answer = say(guarded, game)
     assert answer.status_code == 400
     assert entering_rows(app) == []
 
 
 def test_entering_with_the_pages_token_is_accepted(app, client, guarded):
-    game_id = start(client)
-    page = form_of(guarded.get(f"/games/{game_id}/deals/new"))
+    game = start(client)
+    page = form_of(guarded.get(f"{game.link}/deals/new"))
     token = page.hidden["csrf_token"]
     assert token
     answer = guarded.post(
-        f"/games/{game_id}/entering",
+        f"{game.link}/entering",
         data={"device": PHONE_A, "deal": "1", "name": "Ann"},
         headers={"X-CSRFToken": token},
     )
     assert answer.status_code == 204
-    assert entering_rows(app) == [(game_id, PHONE_A, "Ann", 1)]
+    assert entering_rows(app) == [(game.id, PHONE_A, "Ann", 1)]

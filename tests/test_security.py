@@ -15,7 +15,25 @@ SIDES = [{"name": "Ann"}, {"name": "Bob"}]
 
 
 def start(client, ruleset="club"):
-    return client.post("/api/v1/games", json={"ruleset": ruleset, "sides": SIDES}).get_json()
+    answer = client.post("/api/v1/games", json={"ruleset": ruleset, "sides": SIDES})
+    assert answer.status_code == 201, answer.get_json()
+    return answer.get_json()
+
+
+def board(game) -> str:
+    """The game's private link (a path), from the API's answer that started it."""
+    return f"/t/{game['key']}"
+
+
+def game_key(game) -> dict[str, str]:
+    """The header the API needs for the game, from the answer that started it."""
+    return {"X-Game-Key": game["key"]}
+
+
+def deals_of(client, game) -> list:
+    answer = client.get(f"/api/v1/games/{game['id']}", headers=game_key(game))
+    assert answer.status_code == 200
+    return answer.get_json()["deals"]
 
 
 @pytest.mark.parametrize(
@@ -23,7 +41,8 @@ def start(client, ruleset="club"):
     [
         ("get", "/", 200),
         ("get", "/rules/classic", 200),
-        ("get", "/games/999", 404),
+        ("get", "/games/999", 404),  # an address from before private links
+        ("get", "/t/" + "A" * 22, 404),  # a link no game has
         ("get", "/api/v1/games/999", 404),
         ("get", "/clubs/new", 302),  # a redirect to sign in
         ("post", "/api/v1/games", 415),
@@ -43,8 +62,17 @@ def test_security_headers_on_pages_redirects_and_errors(client, method, path, st
 def test_pages_use_no_inline_script_or_style(client):
     """The CSP forbids inline code, so no page may rely on it."""
     game = start(client, "cutthroat")
-    for path in ("/", f"/games/{game['id']}", f"/games/{game['id']}/deals/new", "/rules/club"):
-        page = client.get(path).get_data(as_text=True)
+    for path, status in (
+        ("/", 200),
+        (board(game), 200),
+        (f"{board(game)}/deals/new", 200),
+        (f"{board(game)}/rules", 200),
+        ("/rules/club", 200),
+        (f"/games/{game['id']}", 404),  # the page for an address from before private links
+    ):
+        response = client.get(path)
+        assert response.status_code == status, path
+        page = response.get_data(as_text=True)
         assert not re.search(r"<script(?![^>]*\bsrc=)", page), path
         assert " style=" not in page and "<style" not in page, path
         assert not re.search(r"\son[a-z]+=", page), path
@@ -93,12 +121,12 @@ def test_oversized_body_is_413(client, path):
 
 def test_a_crash_shows_a_plain_page_without_traceback_sql_or_path(app, monkeypatch):
     """Whatever breaks inside, the person sees an apology, not the internals."""
-    from scorekeeper import games
+    from scorekeeper.web import home
 
     def broken(*args, **kwargs):
         raise RuntimeError("SELECT secret FROM /srv/app/instance/scorekeeper.sqlite")
 
-    monkeypatch.setattr(games, "recent_games", broken)
+    monkeypatch.setattr(home, "my_games", broken)  # what the home page lists this phone's games by
     app.config["PROPAGATE_EXCEPTIONS"] = False
     response = app.test_client().get("/")
     assert response.status_code == 500
@@ -116,12 +144,13 @@ def test_a_twenty_digit_number_is_refused_not_overflowed(client, figure):
     answer = client.post(
         f"/api/v1/games/{game['id']}/deals",
         json={"scores": [{figure: huge}, {}]},
+        headers=game_key(game),
     )
     assert answer.status_code == 422
     assert answer.get_json()["errors"][0]["field"] == figure
-    page = client.post(f"/games/{game['id']}/deals/new", data={f"s0-{figure}": str(huge)})
+    page = client.post(f"{board(game)}/deals/new", data={f"s0-{figure}": str(huge)})
     assert page.status_code == 422
-    assert client.get(f"/api/v1/games/{game['id']}").get_json()["deals"] == []
+    assert deals_of(client, game) == []
 
 
 def test_sign_in_is_throttled_after_five_failures(client):
@@ -146,7 +175,7 @@ def test_an_expired_form_comes_back_filled_in_with_a_fresh_token(app):
     client = app.test_client()
     game = start(client)
     response = client.post(
-        f"/games/{game['id']}/deals/new",
+        f"{board(game)}/deals/new",
         data={"csrf_token": "stale", "s0-melded_points": "235", "s1-melded_points": "120"},
     )
     assert response.status_code == 422
@@ -155,11 +184,11 @@ def test_an_expired_form_comes_back_filled_in_with_a_fresh_token(app):
     assert 'value="235"' in page and 'value="120"' in page
     fresh = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
     assert fresh != "stale"
-    assert client.get(f"/api/v1/games/{game['id']}").get_json()["deals"] == []
+    assert deals_of(client, game) == []
     # Saving again with the fresh token works.
     key = re.search(r'name="idempotency_key" type="hidden" value="([^"]+)"', page).group(1)
     saved = client.post(
-        f"/games/{game['id']}/deals/new",
+        f"{board(game)}/deals/new",
         data={
             "csrf_token": fresh,
             "idempotency_key": key,
@@ -168,7 +197,7 @@ def test_an_expired_form_comes_back_filled_in_with_a_fresh_token(app):
         },
     )
     assert saved.status_code == 302
-    assert len(client.get(f"/api/v1/games/{game['id']}").get_json()["deals"]) == 1
+    assert len(deals_of(client, game)) == 1
 
 
 def test_backup_copies_the_live_database(app, runner, client, tmp_path):
@@ -180,10 +209,12 @@ def test_backup_copies_the_live_database(app, runner, client, tmp_path):
         assert not (tmp_path / "backup.sqlite").exists()
         return
     game = start(client)
-    client.post(
+    saved = client.post(
         f"/api/v1/games/{game['id']}/deals",
         json={"scores": [{"melded_points": 50}, {"melded_points": 60}]},
+        headers=game_key(game),
     )
+    assert saved.status_code == 201, saved.get_json()
     target = tmp_path / "backup.sqlite"
     result = runner.invoke(args=["backup", str(target)])
     assert result.exit_code == 0, result.output
