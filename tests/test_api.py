@@ -11,6 +11,10 @@ import re
 from typing import Any
 
 import pytest
+from sqlalchemy import func, select
+
+from scorekeeper.db import db
+from scorekeeper.models import Game
 
 PRESET_KEYS = {"classic", "club", "family", "casual", "ten-thousand", "cutthroat"}
 
@@ -26,7 +30,7 @@ INDIVIDUALS = [{"name": "Ann", "players": ["Ann"]}, {"name": "Cat", "players": [
 
 
 def start(client, ruleset: str, sides=None, **more: Any) -> dict[str, Any]:
-    """A new game's state (asserting it was created); club sides are single players."""
+    """A new game's state with its key (asserting it was created); club sides are single players."""
     if sides is None:
         sides = INDIVIDUALS if ruleset == "club" else two_teams()
     answer = client.post("/api/v1/games", json={"ruleset": ruleset, "sides": sides, **more})
@@ -34,18 +38,41 @@ def start(client, ruleset: str, sides=None, **more: Any) -> dict[str, Any]:
     return answer.get_json()
 
 
-def deal(client, game_id: int, *scores: dict[str, Any]) -> dict[str, Any]:
+def game_key(game: dict[str, Any]) -> dict[str, str]:
+    """The header every request about the game sends: the key its creation answered with."""
+    return {"X-Game-Key": game["key"]}
+
+
+def post_deal(client, game: dict[str, Any], **request: Any):
+    """The answer to entering a deal (request as for the test client: json=, data=, ...)."""
+    return client.post(f"/api/v1/games/{game['id']}/deals", headers=game_key(game), **request)
+
+
+def put_deal(client, game: dict[str, Any], number: int, **request: Any):
+    """The answer to correcting deal `number`."""
+    return client.put(
+        f"/api/v1/games/{game['id']}/deals/{number}", headers=game_key(game), **request
+    )
+
+
+def deal(client, game: dict[str, Any], *scores: dict[str, Any]) -> dict[str, Any]:
     """The state after entering a deal (asserting it was saved)."""
-    answer = client.post(f"/api/v1/games/{game_id}/deals", json={"scores": list(scores)})
+    answer = post_deal(client, game, json={"scores": list(scores)})
     assert answer.status_code == 201, answer.get_json()
     return answer.get_json()
 
 
-def state(client, game_id: int) -> dict[str, Any]:
+def state(client, game: dict[str, Any]) -> dict[str, Any]:
     """The game as saved."""
-    answer = client.get(f"/api/v1/games/{game_id}")
+    answer = client.get(f"/api/v1/games/{game['id']}", headers=game_key(game))
     assert answer.status_code == 200
     return answer.get_json()
+
+
+def games_saved(client) -> int:
+    """How many games the database holds (a game nobody was told the key of is no 404 away)."""
+    with client.application.app_context():
+        return db.session.scalar(select(func.count()).select_from(Game))
 
 
 def totals(game: dict[str, Any]) -> list[int]:
@@ -223,7 +250,11 @@ def test_create_game_answers_201_with_its_state(client):
     created = answer.get_json()
     game_id = created["id"]
     assert isinstance(game_id, int)
-    assert created["url"] == f"/games/{game_id}"
+    # The secret, told once: the game's path is its private link, and `link` is that in full.
+    assert re.fullmatch(r"[A-Za-z0-9_-]{22}", created["key"])
+    assert created["url"] == f"/t/{created['key']}"
+    assert re.fullmatch(r"https?://[^/]+(/.*)?", created["link"])
+    assert created["link"].endswith(created["url"])
     assert created["ruleset"] == "classic"
     assert created["decks"] == 4
     assert created["finished"] is False
@@ -234,7 +265,9 @@ def test_create_game_answers_201_with_its_state(client):
         {"name": "Cat & Dan", "players": ["Cat", "Dan"], "total": 0, "opening_minimum": 50},
     ]
     assert answer.headers["Location"].endswith(f"/api/v1/games/{game_id}")
-    assert state(client, game_id) == created
+    # A later GET shows the same state, without the secret (the one asking already has it).
+    saved = state(client, created)
+    assert saved == {k: v for k, v in created.items() if k not in {"key", "link"}}
 
 
 @pytest.mark.parametrize(
@@ -311,8 +344,8 @@ def test_create_game_refusals(client, body, field):
     """A game that cannot start answers 422 naming the field, and nothing is saved."""
     errors = assert_errors(client.post("/api/v1/games", json=body))
     assert field in {e["field"] for e in errors}
-    # The database was empty: had anything been saved, it would be game 1.
-    assert client.get("/api/v1/games/1").status_code == 404
+    # The database was empty, and still is.
+    assert games_saved(client) == 0
 
 
 @pytest.mark.parametrize(
@@ -338,7 +371,7 @@ def test_bad_house_rules_are_422(client, rules):
         client.post("/api/v1/games", json={"ruleset": "club", "sides": INDIVIDUALS, "rules": rules})
     )
     assert any(e["field"] == "rules" for e in errors)
-    assert client.get("/api/v1/games/1").status_code == 404
+    assert games_saved(client) == 0
 
 
 CLUB_OUT = {"books": {"clean": 2, "dirty": 2}, "went_out": True, "melded_points": 100}
@@ -390,7 +423,7 @@ def test_house_rules_change_the_score(client, ruleset, rules, entry, expected):
     """A game started with overrides scores by them."""
     more = {"rules": rules} if rules else {}
     game = start(client, ruleset, **more)
-    after = deal(client, game["id"], entry, {})
+    after = deal(client, game, entry, {})
     breakdown = after["deals"][0]["scores"][0]["breakdown"]
     assert {line: breakdown[line] for line in expected} == expected
     assert totals(after)[0] == expected["total"]
@@ -402,10 +435,10 @@ def test_house_rule_minimums_and_length(client):
         client, "club", rules={"end_after_deals": 2, "opening_minimums": [70, 110, 130, 160]}
     )
     assert minimums(game) == [70, 70]
-    after = deal(client, game["id"], {"books": {"clean": 1}}, {})
+    after = deal(client, game, {"books": {"clean": 1}}, {})
     assert minimums(after) == [110, 110]
     assert after["finished"] is False
-    after = deal(client, game["id"], {}, {"books": {"dirty": 1}})
+    after = deal(client, game, {}, {"books": {"dirty": 1}})
     assert after["finished"] is True
     assert after["winners"] == ["Ann"]  # 500 against 300
 
@@ -413,12 +446,11 @@ def test_house_rule_minimums_and_length(client):
 def test_more_deals_than_the_schedule_repeat_its_last_minimum(client):
     """Classic played over six deals: deals 5 and 6 need 150 like deal 4."""
     game = start(client, "classic", rules={"end_after_deals": 6})
-    gid = game["id"]
     seen = [minimums(game)]
     for _ in range(5):
-        seen.append(minimums(deal(client, gid, {"books": {"clean": 1}}, {})))
+        seen.append(minimums(deal(client, game, {"books": {"clean": 1}}, {})))
     assert seen == [[50, 50], [90, 90], [120, 120], [150, 150], [150, 150], [150, 150]]
-    last = deal(client, gid, {}, {})
+    last = deal(client, game, {}, {})
     assert (last["finished"], last["winners"]) == (True, ["Ann & Bob"])  # 2500 against 0
 
 
@@ -436,20 +468,16 @@ def test_non_json_bodies_are_415(client):
         content_type="text/plain",
     )
     assert answer.status_code == 415
-    assert client.get("/api/v1/games/1").status_code == 404
+    assert games_saved(client) == 0
 
     game = start(client, "club")
-    deal(client, game["id"], {"books": {"clean": 1}}, {})
-    before = state(client, game["id"])
-    answer = client.post(f"/api/v1/games/{game['id']}/deals", data={"scores": "x"})
+    deal(client, game, {"books": {"clean": 1}}, {})
+    before = state(client, game)
+    answer = post_deal(client, game, data={"scores": "x"})
     assert answer.status_code == 415
-    answer = client.put(
-        f"/api/v1/games/{game['id']}/deals/1",
-        data='{"scores": [{}, {}]}',
-        content_type="text/plain",
-    )
+    answer = put_deal(client, game, 1, data='{"scores": [{}, {}]}', content_type="text/plain")
     assert answer.status_code == 415
-    assert state(client, game["id"]) == before
+    assert state(client, game) == before
 
 
 def test_unreadable_json_is_refused(client):
@@ -457,24 +485,38 @@ def test_unreadable_json_is_refused(client):
     for data in ("{not json", "[1, 2]", "null"):
         answer = client.post("/api/v1/games", data=data, content_type="application/json")
         assert answer.status_code == 400, data
-    assert client.get("/api/v1/games/1").status_code == 404
+    assert games_saved(client) == 0
 
 
 def test_unknown_game_and_deal_are_404(client):
-    """Unknown games and deal numbers answer 404 in JSON."""
+    """Unknown games and deal numbers answer 404 in JSON; so does a game asked without its key."""
     one = {"scores": [{}, {}]}
-    assert client.get("/api/v1/games/999").status_code == 404
-    assert client.get("/api/v1/games/999").get_json()["errors"]
-    assert client.get("/api/v1/games/" + "9" * 40).status_code == 404
-    assert client.post("/api/v1/games/999/deals", json=one).status_code == 404
-    assert client.put("/api/v1/games/999/deals/1", json=one).status_code == 404
+    # A well-formed key, so that the 404 is for the game, not for a key no game could have.
+    guess = {"X-Game-Key": "A" * 22}
+    assert client.get("/api/v1/games/999", headers=guess).status_code == 404
+    assert client.get("/api/v1/games/999", headers=guess).get_json()["errors"]
+    assert client.get("/api/v1/games/" + "9" * 40, headers=guess).status_code == 404
+    assert client.post("/api/v1/games/999/deals", json=one, headers=guess).status_code == 404
+    assert client.put("/api/v1/games/999/deals/1", json=one, headers=guess).status_code == 404
     game = start(client, "club")
-    assert client.put(f"/api/v1/games/{game['id']}/deals/1", json=one).status_code == 404
-    deal(client, game["id"], {}, {})
+    # A real game's key opens only that game; the game itself opens only with it.
+    unknown = {**game, "id": 999}
+    assert client.get("/api/v1/games/999", headers=game_key(game)).status_code == 404
+    assert post_deal(client, unknown, json=one).status_code == 404
+    assert put_deal(client, unknown, 1, json=one).status_code == 404
+    for headers in ({}, guess, {"X-Game-Key": game["key"].swapcase()}):
+        answer = client.get(f"/api/v1/games/{game['id']}", headers=headers)
+        assert answer.status_code == 404, headers
+        assert answer.get_json()["errors"]
+        answer = client.post(f"/api/v1/games/{game['id']}/deals", json=one, headers=headers)
+        assert answer.status_code == 404, headers
+    assert state(client, game)["deals"] == []
+    assert put_deal(client, game, 1, json=one).status_code == 404
+    deal(client, game, {}, {})
     for number in (0, 2):
-        answer = client.put(f"/api/v1/games/{game['id']}/deals/{number}", json=one)
+        answer = put_deal(client, game, number, json=one)
         assert answer.status_code == 404, number
-    assert len(state(client, game["id"])["deals"]) == 1
+    assert len(state(client, game)["deals"]) == 1
 
 
 # ------------------------------------------------------------------------- refused deals
@@ -735,14 +777,14 @@ REFUSALS = [
 def test_refused_deal_is_422_and_saves_nothing(client, ruleset, scores, side, field, words):
     """Each refusal names the side and figure, explains itself, and keeps what was saved."""
     game = start(client, ruleset)
-    deal(client, game["id"], {"books": {"clean": 1}, "melded_points": 100}, {"melded_points": 50})
-    before = state(client, game["id"])
+    deal(client, game, {"books": {"clean": 1}, "melded_points": 100}, {"melded_points": 50})
+    before = state(client, game)
     body = {} if scores is None else {"scores": scores}
-    errors = assert_errors(client.post(f"/api/v1/games/{game['id']}/deals", json=body))
+    errors = assert_errors(post_deal(client, game, json=body))
     message = find(errors, side, field)["message"]
     for word in words:
         assert word in message, (word, message)
-    assert state(client, game["id"]) == before
+    assert state(client, game) == before
 
 
 @pytest.mark.parametrize(
@@ -789,66 +831,56 @@ def test_refused_deal_is_422_and_saves_nothing(client, ruleset, scores, side, fi
 def test_figures_at_the_physical_limit_are_accepted(client, ruleset, decks, scores):
     """The limits are what the decks hold: reaching them exactly is an honest entry."""
     game = start(client, ruleset, decks=decks)
-    answer = client.post(f"/api/v1/games/{game['id']}/deals", json={"scores": scores})
+    answer = post_deal(client, game, json={"scores": scores})
     assert answer.status_code == 201, answer.get_json()
 
 
 def test_black_threes_book_without_going_out_is_refused(client):
     """Cutthroat: a side that did not go out cannot hold a closed book of black threes."""
     game = start(client, "cutthroat", decks=4)
-    before = state(client, game["id"])
-    answer = client.post(
-        f"/api/v1/games/{game['id']}/deals",
-        json={"scores": [{"books": {"black_threes": 1}}, {}]},
-    )
+    before = state(client, game)
+    answer = post_deal(client, game, json={"scores": [{"books": {"black_threes": 1}}, {}]})
     errors = assert_errors(answer)
     assert any(e["side"] == 0 and "black_threes" in (e["field"] or "") for e in errors)
-    assert state(client, game["id"]) == before
+    assert state(client, game) == before
 
 
 def test_every_figure_of_every_side_is_named_at_once(client):
     """Several bad figures are all reported, each with its side and field."""
     game = start(client, "classic")
     errors = assert_errors(
-        client.post(
-            f"/api/v1/games/{game['id']}/deals",
-            json={"scores": [{"melded_points": -5}, {"books": {"dirty": "x"}}]},
-        )
+        post_deal(client, game, json={"scores": [{"melded_points": -5}, {"books": {"dirty": "x"}}]})
     )
     find(errors, 0, "melded_points")
     find(errors, 1, "books.dirty")
-    assert state(client, game["id"])["deals"] == []
+    assert state(client, game)["deals"] == []
 
 
 def test_finished_game_refuses_a_deal_with_409(client):
     """After the fourth deal no deal is added, and nothing changes."""
     game = start(client, "club")
     for _ in range(3):
-        deal(client, game["id"], {"books": {"clean": 1}}, {})
-    final = deal(client, game["id"], {}, {"books": {"dirty": 1}})
+        deal(client, game, {"books": {"clean": 1}}, {})
+    final = deal(client, game, {}, {"books": {"dirty": 1}})
     assert final["finished"] is True
     assert final["winners"] == ["Ann"]  # 3 × 500 = 1500 against 300
-    before = state(client, game["id"])
-    answer = client.post(
-        f"/api/v1/games/{game['id']}/deals", json={"scores": [{"books": {"clean": 1}}, {}]}
-    )
+    before = state(client, game)
+    answer = post_deal(client, game, json={"scores": [{"books": {"clean": 1}}, {}]})
     errors = assert_errors(answer, 409)
     assert any("over" in e["message"] for e in errors)
-    assert state(client, game["id"]) == before
+    assert state(client, game) == before
 
 
 def test_finished_ten_thousand_game_refuses_a_deal_with_409(client):
     """Past 10,000 alone the game is over; a further deal is 409."""
     game = start(client, "ten-thousand", decks=10)
     # 3×500 + 300 + 6×1500 = 10800; out 100 → 10,900 (42 + 1 wild cards of 60)
-    over = deal(
-        client, game["id"], {"books": {"clean": 3, "dirty": 1, "wild": 6}, "went_out": True}, {}
-    )
+    over = deal(client, game, {"books": {"clean": 3, "dirty": 1, "wild": 6}, "went_out": True}, {})
     assert totals(over) == [10900, 0]
     assert (over["finished"], over["winners"]) == (True, ["Ann & Bob"])
-    before = state(client, game["id"])
-    assert_errors(client.post(f"/api/v1/games/{game['id']}/deals", json={"scores": [{}, {}]}), 409)
-    assert state(client, game["id"]) == before
+    before = state(client, game)
+    assert_errors(post_deal(client, game, json={"scores": [{}, {}]}), 409)
+    assert state(client, game) == before
 
 
 # ------------------------------------------------------------------------- corrections
@@ -857,16 +889,17 @@ def test_finished_ten_thousand_game_refuses_a_deal_with_409(client):
 def test_correction_recomputes_later_totals(client):
     """Correcting deal 1 of three changes every total after it; later deals stay as entered."""
     game = start(client, "classic")
-    gid = game["id"]
-    deal(client, gid, {"books": {"clean": 1}, "melded_points": 100}, {"melded_points": 50})
-    deal(client, gid, {"books": {"dirty": 1}}, {"books": {"clean": 1}})
+    deal(client, game, {"books": {"clean": 1}, "melded_points": 100}, {"melded_points": 50})
+    deal(client, game, {"books": {"dirty": 1}}, {"books": {"clean": 1}})
     third = deal(
-        client, gid, {"melded_points": 20}, {"books": {"dirty": 1}, "leftover_points": 100}
+        client, game, {"melded_points": 20}, {"books": {"dirty": 1}, "leftover_points": 100}
     )
     # 600 + 300 + 20 = 920; 50 + 500 + 200 = 750
     assert totals(third) == [920, 750]
-    answer = client.put(
-        f"/api/v1/games/{gid}/deals/1",
+    answer = put_deal(
+        client,
+        game,
+        1,
         json={"scores": [{"books": {"clean": 2}, "melded_points": 100}, {"melded_points": 50}]},
     )
     assert answer.status_code == 200, answer.get_json()
@@ -880,20 +913,18 @@ def test_correction_recomputes_later_totals(client):
     assert [d["version"] for d in corrected["deals"]] == [2, 1, 1]
     assert [s["total"] for s in corrected["deals"][1]["scores"]] == [300, 500]
     assert [s["total"] for s in corrected["deals"][2]["scores"]] == [20, 200]
-    assert state(client, gid) == corrected
+    assert state(client, game) == corrected
 
 
 def test_correction_recomputes_later_minimums(client):
     """Ten thousand: a corrected deal 1 moves a side into the next band."""
     game = start(client, "ten-thousand")
-    gid = game["id"]
-    deal(client, gid, {"books": {"clean": 1, "dirty": 1}}, {})
-    second = deal(client, gid, {"books": {"dirty": 1}}, {})
+    deal(client, game, {"books": {"clean": 1, "dirty": 1}}, {})
+    second = deal(client, game, {"books": {"dirty": 1}}, {})
     assert totals(second) == [1100, 0]  # 800 + 300
     assert minimums(second) == [50, 50]
-    answer = client.put(
-        f"/api/v1/games/{gid}/deals/1",
-        json={"scores": [{"books": {"clean": 2, "dirty": 1}}, {}], "version": 1},
+    answer = put_deal(
+        client, game, 1, json={"scores": [{"books": {"clean": 2, "dirty": 1}}, {}], "version": 1}
     )
     assert answer.status_code == 200
     # 1300 + 300 = 1600 → from 1,500 the side needs 90
@@ -904,62 +935,52 @@ def test_correction_recomputes_later_minimums(client):
 def test_stale_version_is_409_and_saves_nothing(client):
     """A correction made to version 1 after it became version 2 is refused."""
     game = start(client, "club")
-    gid = game["id"]
-    deal(client, gid, {"books": {"clean": 1}}, {})
-    fresh = client.put(
-        f"/api/v1/games/{gid}/deals/1",
-        json={"scores": [{"books": {"clean": 2}}, {}], "version": 1},
-    )
+    deal(client, game, {"books": {"clean": 1}}, {})
+    fresh = put_deal(client, game, 1, json={"scores": [{"books": {"clean": 2}}, {}], "version": 1})
     assert fresh.status_code == 200
     assert fresh.get_json()["deals"][0]["version"] == 2
-    before = state(client, gid)
-    stale = client.put(
-        f"/api/v1/games/{gid}/deals/1",
-        json={"scores": [{"books": {"dirty": 1}}, {}], "version": 1},
-    )
+    before = state(client, game)
+    stale = put_deal(client, game, 1, json={"scores": [{"books": {"dirty": 1}}, {}], "version": 1})
     errors = assert_errors(stale, 409)
     assert any("version" in (e["field"] or "") or "version" in e["message"] for e in errors)
-    after = state(client, gid)
+    after = state(client, game)
     assert after == before
     assert totals(after) == [1000, 0]  # still the 2 clean books
 
 
 def test_bad_version_is_refused(client):
     game = start(client, "club")
-    deal(client, game["id"], {}, {})
-    before = state(client, game["id"])
-    answer = client.put(
-        f"/api/v1/games/{game['id']}/deals/1",
-        json={"scores": [{"books": {"clean": 1}}, {}], "version": "one"},
+    deal(client, game, {}, {})
+    before = state(client, game)
+    answer = put_deal(
+        client, game, 1, json={"scores": [{"books": {"clean": 1}}, {}], "version": "one"}
     )
     errors = assert_errors(answer, 422)
     assert [e["field"] for e in errors] == ["version"]
-    assert state(client, game["id"]) == before
+    assert state(client, game) == before
 
 
 def test_refused_correction_is_422_and_saves_nothing(client):
     """A correction with a bad figure is refused like a new deal."""
     game = start(client, "club")
-    deal(client, game["id"], {"books": {"clean": 1}}, {})
-    before = state(client, game["id"])
-    answer = client.put(
-        f"/api/v1/games/{game['id']}/deals/1",
-        json={"scores": [{"books": {"wild": 1}}, {}]},
-    )
+    deal(client, game, {"books": {"clean": 1}}, {})
+    before = state(client, game)
+    answer = put_deal(client, game, 1, json={"scores": [{"books": {"wild": 1}}, {}]})
     find(assert_errors(answer), 0, "books.wild")
-    assert state(client, game["id"]) == before
+    assert state(client, game) == before
 
 
 def test_correction_that_would_end_the_game_early_is_422(client):
     """Ten thousand: deal 1 corrected past 10,000 would end the game before deals 2 and 3."""
     game = start(client, "ten-thousand", decks=10)
-    gid = game["id"]
-    deal(client, gid, {"books": {"clean": 1}}, {})
-    deal(client, gid, {}, {"books": {"dirty": 1}})
-    deal(client, gid, {"books": {"dirty": 1}}, {})
-    before = state(client, gid)
-    answer = client.put(
-        f"/api/v1/games/{gid}/deals/1",
+    deal(client, game, {"books": {"clean": 1}}, {})
+    deal(client, game, {}, {"books": {"dirty": 1}})
+    deal(client, game, {"books": {"dirty": 1}}, {})
+    before = state(client, game)
+    answer = put_deal(
+        client,
+        game,
+        1,
         # 3×500 + 300 + 6×1500 + out 100 = 10,900
         json={"scores": [{"books": {"clean": 3, "dirty": 1, "wild": 6}, "went_out": True}, {}]},
     )
@@ -967,34 +988,32 @@ def test_correction_that_would_end_the_game_early_is_422(client):
     message = " ".join(e["message"] for e in errors)
     assert "deal 1" in message
     assert "2" in message and "3" in message
-    assert state(client, gid) == before
+    assert state(client, game) == before
 
 
 def test_correction_reopens_a_finished_game(client):
     """Ten thousand: a total corrected back under 10,000 reopens the game for more deals."""
     game = start(client, "ten-thousand", decks=10)
-    gid = game["id"]
-    over = deal(client, gid, {"books": {"clean": 3, "dirty": 1, "wild": 6}, "went_out": True}, {})
+    over = deal(client, game, {"books": {"clean": 3, "dirty": 1, "wild": 6}, "went_out": True}, {})
     assert over["finished"] is True
-    answer = client.put(
-        f"/api/v1/games/{gid}/deals/1", json={"scores": [{"books": {"clean": 1}}, {}]}
-    )
+    answer = put_deal(client, game, 1, json={"scores": [{"books": {"clean": 1}}, {}]})
     assert answer.status_code == 200
     reopened = answer.get_json()
     assert (reopened["finished"], reopened["winners"]) == (False, [])
     assert totals(reopened) == [500, 0]
-    assert deal(client, gid, {}, {"books": {"dirty": 1}})["deals"][1]["number"] == 2
+    assert deal(client, game, {}, {"books": {"dirty": 1}})["deals"][1]["number"] == 2
 
 
 def test_correction_to_a_tie_past_10000_reopens_the_game(client):
     """Ten thousand: equal highest totals past 10,000 play another deal."""
     game = start(client, "ten-thousand", decks=20)
-    gid = game["id"]
     full = {"books": {"clean": 3, "dirty": 1, "wild": 6}}
-    over = deal(client, gid, {**full, "went_out": True}, {})
+    over = deal(client, game, {**full, "went_out": True}, {})
     assert (over["finished"], totals(over)) == (True, [10900, 0])
-    answer = client.put(
-        f"/api/v1/games/{gid}/deals/1",
+    answer = put_deal(
+        client,
+        game,
+        1,
         # 10800 + out 100 = 10,900 against 10800 + 100 card points = 10,900
         json={"scores": [{**full, "went_out": True}, {**full, "melded_points": 100}]},
     )
@@ -1008,14 +1027,12 @@ def test_correction_to_a_tie_past_10000_reopens_the_game(client):
 def test_correction_can_make_a_shared_win(client):
     """Four-deal game: a corrected last deal that ties the totals shares the win."""
     game = start(client, "classic")
-    gid = game["id"]
     for _ in range(3):
-        deal(client, gid, {"books": {"clean": 1}}, {"books": {"clean": 1}})
-    final = deal(client, gid, {"books": {"dirty": 1}}, {})
+        deal(client, game, {"books": {"clean": 1}}, {"books": {"clean": 1}})
+    final = deal(client, game, {"books": {"dirty": 1}}, {})
     assert (final["finished"], final["winners"]) == (True, ["Ann & Bob"])  # 1800 against 1500
-    answer = client.put(
-        f"/api/v1/games/{gid}/deals/4",
-        json={"scores": [{"books": {"dirty": 1}}, {"books": {"dirty": 1}}]},
+    answer = put_deal(
+        client, game, 4, json={"scores": [{"books": {"dirty": 1}}, {"books": {"dirty": 1}}]}
     )
     assert answer.status_code == 200
     tied = answer.get_json()
@@ -1026,13 +1043,11 @@ def test_correction_can_make_a_shared_win(client):
 def test_a_finished_games_deal_can_still_be_corrected(client):
     """Corrections stay open after the end; the winner follows the new totals."""
     game = start(client, "club")
-    gid = game["id"]
     for _ in range(3):
-        deal(client, gid, {}, {})
-    deal(client, gid, {"books": {"clean": 1}}, {})
-    answer = client.put(
-        f"/api/v1/games/{gid}/deals/4",
-        json={"scores": [{}, {"books": {"clean": 1}, "melded_points": 5}]},
+        deal(client, game, {}, {})
+    deal(client, game, {"books": {"clean": 1}}, {})
+    answer = put_deal(
+        client, game, 4, json={"scores": [{}, {"books": {"clean": 1}, "melded_points": 5}]}
     )
     assert answer.status_code == 200
     assert answer.get_json()["winners"] == ["Cat"]  # 505 against 0

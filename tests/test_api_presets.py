@@ -14,6 +14,7 @@ moved, with the arithmetic in the comment beside them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -666,15 +667,21 @@ def test_full_game(client, game: Game):
     assert created.status_code == 201, created.get_json()
     state = created.get_json()
     game_id = state["id"]
+    # Every later request about the game sends the key its creation answered with.
+    game_key = {"X-Game-Key": state["key"]}
+    assert re.fullmatch(r"[A-Za-z0-9_-]{22}", state["key"])
     assert state["ruleset"] == game.ruleset
     assert state["decks"] == game.decks
-    assert state["url"] == f"/games/{game_id}"
+    assert state["url"] == f"/t/{state['key']}"
+    assert state["link"].endswith(state["url"])
     assert [s["total"] for s in state["sides"]] == [0] * len(game.sides)
     assert [s["opening_minimum"] for s in state["sides"]] == game.first_minimums
     assert (state["finished"], state["winners"], state["deals"]) == (False, [], [])
 
     for number, deal in enumerate(game.deals, start=1):
-        answer = client.post(f"/api/v1/games/{game_id}/deals", json={"scores": deal.scores})
+        answer = client.post(
+            f"/api/v1/games/{game_id}/deals", json={"scores": deal.scores}, headers=game_key
+        )
         assert answer.status_code == 201, (number, answer.get_json())
         state = answer.get_json()
         assert len(state["deals"]) == number
@@ -692,7 +699,7 @@ def test_full_game(client, game: Game):
             assert state["winners"] == deal.winners
 
     # What was saved reads back the same, deal by deal.
-    saved = client.get(f"/api/v1/games/{game_id}").get_json()
+    saved = client.get(f"/api/v1/games/{game_id}", headers=game_key).get_json()
     assert saved["finished"] is True
     assert saved["winners"] == game.deals[-1].winners
     assert [s["total"] for s in saved["sides"]] == game.deals[-1].totals

@@ -18,9 +18,12 @@ import itertools
 import os
 import re
 from typing import Any
+from urllib.parse import quote
 
 import pytest
-from hypothesis import HealthCheck, currently_in_test_context, event, given, settings
+from game_links import key as game_key
+from game_links import link, secret_of
+from hypothesis import HealthCheck, assume, currently_in_test_context, event, given, settings
 from hypothesis import strategies as st
 from markupsafe import escape
 from sqlalchemy import func, select
@@ -28,7 +31,7 @@ from sqlalchemy import func, select
 from scorekeeper import accounts, clubs, standings
 from scorekeeper import rules as engine
 from scorekeeper.db import db
-from scorekeeper.models import Member, Organiser, Season
+from scorekeeper.models import Game, Member, Organiser, Season
 from scorekeeper.rules.deal import ENTRY_FIELDS
 from scorekeeper.rules.terms import BOOK_KINDS, CARD_CATEGORIES, EXTRA_BONUSES
 from scorekeeper.web.forms import MAX_SIDES_ON_FORM, knob_field
@@ -187,7 +190,11 @@ def _rule_values(key: str, value: Any) -> st.SearchStrategy:
             "extra_bonuses": tuple(EXTRA_BONUSES),
         }.get(key, tuple(value))
         numbers = st.sampled_from(["clean", "dirty", "wild"]) if key == "book_counts_as" else None
-        numbers = numbers or (st.integers(0, 3000).map(lambda n: n * 5) | st.none())
+        numbers = (
+            numbers
+            if numbers is not None
+            else (st.integers(0, 3000).map(lambda n: n * 5) | st.none())
+        )
         return st.dictionaries(st.sampled_from(list(names)), numbers, max_size=3)
     # opening_minimums: a schedule by deal, or [from, minimum] steps
     pair = st.tuples(st.integers(-10, 10_000), st.integers(0, 500)).map(list)
@@ -222,10 +229,25 @@ def row_counts(app) -> dict[str, int]:
         }
 
 
+def game_api(client, method: str, game_id: int, path: str = "", **kwargs: Any):
+    """A request to the JSON API about one game, with the game's key (`X-Game-Key`)."""
+    headers = game_key(client, game_id) | kwargs.pop("headers", {})
+    return client.open(f"/api/v1/games/{game_id}{path}", method=method, headers=headers, **kwargs)
+
+
 def state(client, game_id: int) -> dict[str, Any]:
-    answer = client.get(f"/api/v1/games/{game_id}")
+    answer = game_api(client, "GET", game_id)
     assert answer.status_code == 200
     return answer.get_json()
+
+
+def game_opened_by(app, location: str) -> int:
+    """The game a form's redirect goes to: the location is its private link, `/t/<secret>`."""
+    found = re.fullmatch(r"/t/([A-Za-z0-9_-]{22})", location)
+    assert found, location
+    with app.app_context():
+        query = select(Game.id).where(Game.secret == found.group(1))
+        return db.session.execute(query).scalar_one()
 
 
 def no_server_error(answer) -> None:
@@ -343,6 +365,10 @@ def test_api_new_game_any_field(app, client, body):
         assert row_counts(app) == before
         return
     game = answer.get_json()
+    # Told once, to whoever started the game: its secret, and the link that holds it.
+    secret = game.pop("key")
+    assert game.pop("link").endswith(f"/t/{secret}")
+    assert game["url"] == f"/t/{secret}" == link(client, game["id"])
     assert game == state(client, game["id"])
     names = []
     for sent, kept in zip(body["sides"], game["sides"], strict=True):
@@ -350,7 +376,7 @@ def test_api_new_game_any_field(app, client, body):
         assert kept["name"] == sent["name"].strip()
         assert kept["players"] == players
         names += [kept["name"], *players]
-    assert_shown_escaped(client.get(f"/games/{game['id']}").get_data(as_text=True), *names)
+    assert_shown_escaped(client.get(game["url"]).get_data(as_text=True), *names)
 
 
 @FUZZ
@@ -373,7 +399,7 @@ def test_api_names_come_back_exactly_and_escaped(client, key, names, players):
         assert kept["name"] == sent["name"].strip()
         assert kept["players"] == ([p.strip() for p in sent["players"]] or [kept["name"]])
         shown += [kept["name"], *kept["players"]]
-    assert_shown_escaped(client.get(f"/games/{game['id']}").get_data(as_text=True), *shown)
+    assert_shown_escaped(client.get(game["url"]).get_data(as_text=True), *shown)
 
 
 @FUZZ
@@ -393,11 +419,11 @@ def test_api_house_rules_any_value(app, client, data, key):
     # A game under any accepted house rules can be shown, read and played.
     game_id = game["id"]
     for path in ("", "/rules", "/deals/new"):
-        assert client.get(f"/games/{game_id}{path}").status_code == 200
-    no_server_error(client.post(f"/games/{game_id}/deals/preview", data={}))
-    played = client.post(f"/api/v1/games/{game_id}/deals", json={"scores": [{}, {}]})
+        assert client.get(f"{link(client, game_id)}{path}").status_code == 200
+    no_server_error(client.post(f"{link(client, game_id)}/deals/preview", data={}))
+    played = game_api(client, "POST", game_id, "/deals", json={"scores": [{}, {}]})
     no_server_error(played)
-    assert client.get(f"/games/{game_id}").status_code == 200
+    assert client.get(link(client, game_id)).status_code == 200
 
 
 @FUZZ
@@ -414,7 +440,7 @@ def test_api_deal_any_entry(app, client, data, key, sides):
     )
     key_header = data.draw(st.none() | st.from_regex(r"[ -~]{0,70}", fullmatch=True))
     headers = {} if key_header is None else {"Idempotency-Key": key_header}
-    answer = client.post(f"/api/v1/games/{game_id}/deals", json=body, headers=headers)
+    answer = game_api(client, "POST", game_id, "/deals", json=body, headers=headers)
     no_server_error(answer)
     after = state(client, game_id)
     if answer.status_code != 201:
@@ -428,10 +454,10 @@ def test_api_deal_any_entry(app, client, data, key, sides):
     # What was saved, sent back as a correction of the same version, changes nothing.
     deal = after["deals"][0]
     resent = {"scores": [s["entry"] for s in deal["scores"]], "version": deal["version"]}
-    again = client.put(f"/api/v1/games/{game_id}/deals/1", json=resent)
+    again = game_api(client, "PUT", game_id, "/deals/1", json=resent)
     assert again.status_code == 200, again.get_json()
     assert state(client, game_id) == after
-    assert client.get(f"/games/{game_id}").status_code == 200
+    assert client.get(link(client, game_id)).status_code == 200
 
 
 @FUZZ
@@ -443,9 +469,9 @@ def test_api_deal_any_entry(app, client, data, key, sides):
 def test_api_correct_deal_any_entry(client, data, key, number):
     game_id = start(client, key)
     played = {"books": {"clean": 1}, "melded_points": 150}
-    first = client.post(f"/api/v1/games/{game_id}/deals", json={"scores": [played, {}]})
+    first = game_api(client, "POST", game_id, "/deals", json={"scores": [played, {}]})
     assert first.status_code == 201, first.get_json()
-    client.post(f"/api/v1/games/{game_id}/deals", json={"scores": [{}, played]})
+    game_api(client, "POST", game_id, "/deals", json={"scores": [{}, played]})
     before = state(client, game_id)
     honest = st.fixed_dictionaries(
         {"scores": st.lists(HONEST_ENTRY, min_size=2, max_size=2)},
@@ -456,7 +482,7 @@ def test_api_correct_deal_any_entry(client, data, key, number):
         optional={"version": or_junk(st.integers(0, 3))},
     )
     body = data.draw(st.one_of(honest, honest, any_figures, JUNK), label="body")
-    answer = client.put(f"/api/v1/games/{game_id}/deals/{number}", json=body)
+    answer = game_api(client, "PUT", game_id, f"/deals/{number}", json=body)
     no_server_error(answer)
     after = state(client, game_id)
     if answer.status_code != 200:
@@ -482,18 +508,51 @@ RAW_BODIES += [b'{"scores": NaN}', b'{"scores": [Infinity, -Infinity]}', b'{"sid
 )
 def test_api_bodies_that_are_not_json_objects(app, client, raw, content_type, target):
     game_id = start(client, "classic")
-    client.post(f"/api/v1/games/{game_id}/deals", json={"scores": [{}, {}]})
+    game_api(client, "POST", game_id, "/deals", json={"scores": [{}, {}]})
     before, rows = state(client, game_id), row_counts(app)
     method, path = {
         "POST /api/v1/games": ("POST", "/api/v1/games"),
         "POST deals": ("POST", f"/api/v1/games/{game_id}/deals"),
         "PUT deals/1": ("PUT", f"/api/v1/games/{game_id}/deals/1"),
     }[target]
-    answer = client.open(path, method=method, data=raw, content_type=content_type)
+    headers = {} if target == "POST /api/v1/games" else game_key(client, game_id)
+    answer = client.open(path, method=method, data=raw, content_type=content_type, headers=headers)
     no_server_error(answer)
+    if target != "POST /api/v1/games":
+        assert answer.status_code != 404  # the game is found: only its body may be refused
     if answer.status_code >= 400:
         assert answer.is_json and answer.get_json()["errors"]
         assert state(client, game_id) == before and row_counts(app) == rows
+
+
+# Each example guesses from an address of its own: 20 misses from one address within 10 minutes
+# are refused (429) before the next guess is even looked up (scorekeeper/links.py).
+GUESSERS = itertools.count()
+GUESS = st.one_of(TEXT, st.from_regex(r"[A-Za-z0-9_-]{22}", fullmatch=True))
+
+
+@FUZZ
+@given(
+    link_guess=GUESS,
+    key_guess=st.one_of(st.from_regex(r"[ -~]{0,70}", fullmatch=True), GUESS.filter(str.isascii)),
+    path=st.sampled_from(["", "/rules", "/deals/new", "/deals/1/edit", "/live"]),
+)
+def test_a_wrong_link_or_game_key_finds_nothing(app, client, link_guess, key_guess, path):
+    """Any link but the game's, any X-Game-Key but its secret: a 404 that tells nothing."""
+    game_id = start(client, "classic")
+    secret = secret_of(app, game_id)
+    assume(secret not in (link_guess, key_guess.strip()))
+    phone = app.test_client()
+    phone.environ_base["REMOTE_ADDR"] = f"198.51.100.{next(GUESSERS) % 250}"
+    page = phone.get(f"/t/{quote(link_guess, safe='')}{path}")
+    no_server_error(page)
+    assert page.status_code == 404, page.status_code
+    api = phone.get(f"/api/v1/games/{game_id}", headers={"X-Game-Key": key_guess})
+    no_server_error(api)
+    assert api.status_code == 404, api.status_code
+    for answer in (page, api):
+        shown = answer.get_data(as_text=True)
+        assert secret not in shown and "A0" not in shown and "T0" not in shown
 
 
 # ------------------------------------------------------------------------------ forms
@@ -545,7 +604,7 @@ def test_new_game_form_any_field(app, client, data, key):
         assert row_counts(app) == before
         assert_shown_escaped(answer.get_data(as_text=True))
         return
-    game_id = int(re.fullmatch(r"/games/([0-9]+)", answer.location).group(1))
+    game_id = game_opened_by(app, answer.location)
     game = state(client, game_id)
     rows = []
     for index in range(MAX_SIDES_ON_FORM):
@@ -556,7 +615,7 @@ def test_new_game_form_any_field(app, client, data, key):
             rows.append((name or " & ".join(players), players or [name]))
     assert [(s["name"], s["players"]) for s in game["sides"]] == rows
     shown = [name for name, _ in rows] + [p for _, players in rows for p in players]
-    assert_shown_escaped(client.get(f"/games/{game_id}").get_data(as_text=True), *shown)
+    assert_shown_escaped(client.get(link(client, game_id)).get_data(as_text=True), *shown)
 
 
 def deal_fields(client, path: str) -> list[str]:
@@ -593,15 +652,15 @@ def deal_form_data(draw, fields: list[str], sides: int) -> dict[str, str]:
 @given(data=st.data(), key=st.sampled_from(PRESETS))
 def test_deal_form_and_preview_any_field(client, data, key):
     game_id = start(client, key)
-    fields = deal_fields(client, f"/games/{game_id}/deals/new")
+    fields = deal_fields(client, f"{link(client, game_id)}/deals/new")
     before = state(client, game_id)
     form = data.draw(deal_form_data(fields, 2))
     # The preview never saves, whatever it is sent.
-    preview = client.post(f"/games/{game_id}/deals/preview", data=form)
+    preview = client.post(f"{link(client, game_id)}/deals/preview", data=form)
     no_server_error(preview)
     assert preview.status_code == 200
     assert state(client, game_id) == before
-    answer = client.post(f"/games/{game_id}/deals/new", data=form)
+    answer = client.post(f"{link(client, game_id)}/deals/new", data=form)
     no_server_error(answer)
     after = state(client, game_id)
     if answer.status_code != 302:
@@ -621,16 +680,16 @@ VERSION = st.one_of(st.sampled_from(["1", "2", "0", "", "-1", "٣", "²", "9" * 
 def test_correct_deal_form_and_its_preview_any_field(client, data, key, number):
     game_id = start(client, key)
     played = {"books": {"clean": 1}, "melded_points": 150}
-    first = client.post(f"/api/v1/games/{game_id}/deals", json={"scores": [played, {}]})
+    first = game_api(client, "POST", game_id, "/deals", json={"scores": [played, {}]})
     assert first.status_code == 201
-    fields = deal_fields(client, f"/games/{game_id}/deals/1/edit")
+    fields = deal_fields(client, f"{link(client, game_id)}/deals/1/edit")
     before = state(client, game_id)
     form = data.draw(deal_form_data(fields, 2))
     form["version"] = data.draw(VERSION, label="version")
-    preview = client.post(f"/games/{game_id}/deals/1/preview", data=form)
+    preview = client.post(f"{link(client, game_id)}/deals/1/preview", data=form)
     no_server_error(preview)
     assert state(client, game_id) == before
-    answer = client.post(f"/games/{game_id}/deals/{number}/edit", data=form)
+    answer = client.post(f"{link(client, game_id)}/deals/{number}/edit", data=form)
     no_server_error(answer)
     after = state(client, game_id)
     if answer.status_code != 302:
@@ -783,11 +842,11 @@ def test_club_new_game_form_any_field(app, client, club, members, data, key):
         assert row_counts(app) == before
         assert_shown_escaped(page, *members)  # every member is offered, escaped
         return
-    game_id = int(re.fullmatch(r"/games/([0-9]+)", answer.location).group(1))
+    game_id = game_opened_by(app, answer.location)
     picked = {name for field, name in form.items() if "_member" in field and name}
     players = {p for side in state(client, game_id)["sides"] for p in side["players"]}
     assert picked <= players and picked <= set(members)
-    assert_shown_escaped(client.get(f"/games/{game_id}").get_data(as_text=True), *picked)
+    assert_shown_escaped(client.get(link(client, game_id)).get_data(as_text=True), *picked)
 
 
 DATE = st.one_of(
@@ -894,14 +953,15 @@ def test_club_pages_any_query(client, club, query, path):
 
 def test_preview_of_a_deal_past_the_last_is_not_found(client):
     # web/games.py preview(): preview_deal() indexed progress.deals[number - 1] past the end.
-    game_id = start(client, "classic")
+    board = link(client, start(client, "classic"))
+    assert client.post(f"{board}/deals/preview", data={}).status_code == 200  # the game is found
     for number in (0, 5):
-        assert client.post(f"/games/{game_id}/deals/{number}/preview", data={}).status_code == 404
+        assert client.post(f"{board}/deals/{number}/preview", data={}).status_code == 404
 
 
 def _deal_one(client, game_id: int) -> dict:
     """Deal 1 as the API shows it."""
-    return client.get(f"/api/v1/games/{game_id}").get_json()["deals"][0]
+    return state(client, game_id)["deals"][0]
 
 
 @pytest.mark.parametrize(
@@ -914,18 +974,18 @@ def test_a_correction_whose_version_is_not_a_number_is_refused_alike_on_form_and
     # web/games.py edit_deal() read a garbage version as "no version" and saved the correction
     # without the stale check (302); the API refused the same thing. Now both refuse it, plainly.
     game_id = start(client, "classic")
-    client.post(f"/api/v1/games/{game_id}/deals", json={"scores": [{}, {}]})
+    game_api(client, "POST", game_id, "/deals", json={"scores": [{}, {}]})
     before = _deal_one(client, game_id)
     if shown is None:
         expected = "This correction names no version of deal 1: open deal 1 again"
     else:
         expected = f"This correction names version {shown}, which is not a version: open deal 1"
     form = {"s0-red_threes_caught": "1", "version": sent}
-    page = client.post(f"/games/{game_id}/deals/1/edit", data=form)
+    page = client.post(f"{link(client, game_id)}/deals/1/edit", data=form)
     assert page.status_code == 422
     assert expected in html.unescape(page.get_data(as_text=True))
     body = {"scores": [{"red_threes_caught": 1}, {}], "version": sent}
-    api = client.put(f"/api/v1/games/{game_id}/deals/1", json=body)
+    api = game_api(client, "PUT", game_id, "/deals/1", json=body)
     assert api.status_code == 422
     [error] = api.get_json()["errors"]
     assert (error["side"], error["field"]) == (None, "version")
@@ -936,9 +996,9 @@ def test_a_correction_whose_version_is_not_a_number_is_refused_alike_on_form_and
 def test_a_form_correction_without_a_version_is_refused(client):
     # No version was read as "any version": a correction form always carries one.
     game_id = start(client, "classic")
-    client.post(f"/api/v1/games/{game_id}/deals", json={"scores": [{}, {}]})
+    game_api(client, "POST", game_id, "/deals", json={"scores": [{}, {}]})
     before = _deal_one(client, game_id)
-    page = client.post(f"/games/{game_id}/deals/1/edit", data={"s0-red_threes_caught": "1"})
+    page = client.post(f"{link(client, game_id)}/deals/1/edit", data={"s0-red_threes_caught": "1"})
     assert page.status_code == 422
     assert "names no version of deal 1" in page.get_data(as_text=True)
     assert _deal_one(client, game_id) == before
@@ -947,9 +1007,9 @@ def test_a_form_correction_without_a_version_is_refused(client):
 @pytest.mark.parametrize("version", [True, 1.0, [1], {"v": 1}, "1"])
 def test_an_api_version_of_another_type_is_refused(client, version):
     game_id = start(client, "classic")
-    client.post(f"/api/v1/games/{game_id}/deals", json={"scores": [{}, {}]})
+    game_api(client, "POST", game_id, "/deals", json={"scores": [{}, {}]})
     body = {"scores": [{"red_threes_caught": 1}, {}], "version": version}
-    api = client.put(f"/api/v1/games/{game_id}/deals/1", json=body)
+    api = game_api(client, "PUT", game_id, "/deals/1", json=body)
     assert api.status_code == 422
     assert [e["field"] for e in api.get_json()["errors"]] == ["version"]
     assert _deal_one(client, game_id)["version"] == 1
@@ -960,13 +1020,13 @@ def test_correct_deal_version_past_a_column_is_no_server_error(client, where):
     # scoresheet.py correct_deal(): the version went into UPDATE ... WHERE version = ? and
     # overflowed the column (OverflowError on SQLite, out of range on PostgreSQL).
     game_id = start(client, "classic")
-    client.post(f"/api/v1/games/{game_id}/deals", json={"scores": [{}, {}]})
+    game_api(client, "POST", game_id, "/deals", json={"scores": [{}, {}]})
     if where == "api":
         body = {"scores": [{"red_threes_caught": 1}, {}], "version": 10**25}
-        answer = client.put(f"/api/v1/games/{game_id}/deals/1", json=body)
+        answer = game_api(client, "PUT", game_id, "/deals/1", json=body)
     else:
         form = {"s0-red_threes_caught": "1", "version": "9" * 25}
-        answer = client.post(f"/games/{game_id}/deals/1/edit", data=form)
+        answer = client.post(f"{link(client, game_id)}/deals/1/edit", data=form)
     # No deal ever had that version: the deal was changed meanwhile, as far as anyone can know.
     assert answer.status_code == 409
     assert _deal_one(client, game_id)["version"] == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 from flask_migrate import upgrade
@@ -44,7 +45,14 @@ def test_upgrade_from_the_first_schema_keeps_games_and_deals(tmp_path):
     # The game played before clubs existed keeps the day it was played.
     assert new.execute("SELECT played_on FROM game").fetchone()[0] == "2026-03-05"
     assert new.execute("PRAGMA foreign_key_check").fetchall() == []
+    # The game made before private links has a secret of its own now: its link and API key.
+    [(secret,)] = new.execute("SELECT secret FROM game").fetchall()
     new.close()
+    assert re.fullmatch(r"[A-Za-z0-9_-]{22}", secret), secret
     client = app.test_client()
-    state = client.get("/api/v1/games/1").get_json()
+    assert client.get("/api/v1/games/1").status_code == 404  # not without its key
+    answer = client.get("/api/v1/games/1", headers={"X-Game-Key": secret})
+    assert answer.status_code == 200
+    state = answer.get_json()
+    assert state["url"] == f"/t/{secret}"
     assert [side["total"] for side in state["sides"]] == [50, 60]

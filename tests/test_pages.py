@@ -11,7 +11,13 @@ import re
 from typing import Any
 
 import pytest
+from game_links import key as game_key
+from game_links import link, secret_of
 from page_reader import read_page
+from sqlalchemy import func, select
+
+from scorekeeper.db import db
+from scorekeeper.models import Game
 
 # ------------------------------------------------------------------------- helpers
 
@@ -58,14 +64,25 @@ def assert_beside(response, field: str, words: str) -> None:
     assert "<input" not in html[at + len(marker) : message], f"{words!r} is not beside {field}"
 
 
-def game_id_from(location: str) -> int:
-    found = re.search(r"/games/(\d+)(?:#.*)?$", location)
+def game_id_from(client, location: str) -> int:
+    """The game a redirect goes to: its private link `/t/<secret>`, looked up to the game's id."""
+    found = re.search(r"/t/([A-Za-z0-9_-]{22})(?:#.*)?$", location)
     assert found, location
-    return int(found.group(1))
+    with client.application.app_context():
+        game_id = db.session.execute(
+            select(Game.id).where(Game.secret == found.group(1))
+        ).scalar_one_or_none()
+    assert game_id is not None, f"no game has the link {location}"
+    return game_id
+
+
+def game_count(client) -> int:
+    with client.application.app_context():
+        return db.session.execute(select(func.count()).select_from(Game)).scalar_one()
 
 
 def api_state(client, game_id: int) -> dict[str, Any]:
-    answer = client.get(f"/api/v1/games/{game_id}")
+    answer = client.get(f"/api/v1/games/{game_id}", headers=game_key(client, game_id))
     assert answer.status_code == 200
     return answer.get_json()
 
@@ -81,7 +98,11 @@ def api_game(client, ruleset: str, sides: list[tuple[str, list[str]]], **more: A
 
 
 def api_deal(client, game_id: int, *scores: dict[str, Any]) -> dict[str, Any]:
-    answer = client.post(f"/api/v1/games/{game_id}/deals", json={"scores": list(scores)})
+    answer = client.post(
+        f"/api/v1/games/{game_id}/deals",
+        json={"scores": list(scores)},
+        headers=game_key(client, game_id),
+    )
     assert answer.status_code == 201, answer.get_json()
     return answer.get_json()
 
@@ -103,19 +124,19 @@ def start_by_form(client, ruleset: str, sides: list[tuple[str, str]], **rules: s
     data.update(rules)
     answer = client.post("/games/new", data=data)
     assert answer.status_code == 302, text(answer)
-    return game_id_from(answer.headers["Location"])
+    return game_id_from(client, answer.headers["Location"])
 
 
 def deal_by_form(client, game_id: int, figures: dict[str, str], went_out: str = ""):
     """Fill in the deal form as fetched and post it; the response, not followed."""
-    form = client.get(f"/games/{game_id}/deals/new")
+    form = client.get(f"{link(client, game_id)}/deals/new")
     assert form.status_code == 200
     data = values(form)
     missing = set(figures) - set(read_page(form.get_data(as_text=True)).inputs)
     assert not missing, f"the deal form has no {missing}"
     data.update(figures)
     data["went_out"] = went_out
-    return client.post(f"/games/{game_id}/deals/new", data=data)
+    return client.post(f"{link(client, game_id)}/deals/new", data=data)
 
 
 # ------------------------------------------------------------------------- every rule set
@@ -259,14 +280,14 @@ def test_every_rule_set_through_the_forms(
     assert state["decks"] == decks
     assert [s["name"] for s in state["sides"]] == [name for name, _, _ in expected]
 
-    board = text(client.get(f"/games/{game_id}"))
+    board = text(client.get(link(client, game_id)))
     first = 60 if ruleset == "family" else 50
     for name, _, _ in expected:
         assert_side(board, name, 0, first)
 
     saved = deal_by_form(client, game_id, figures, went_out)
     assert saved.status_code == 302, text(saved)
-    assert game_id_from(saved.headers["Location"]) == game_id
+    assert game_id_from(client, saved.headers["Location"]) == game_id
     board = text(client.get(saved.headers["Location"]))
     for name, total, needs in expected:
         assert_side(board, name, total, needs)
@@ -305,7 +326,8 @@ def test_family_form_has_no_red_three_laid_down(client):
     """Family red threes cannot be laid down: neither a house rule nor a deal figure for it."""
     assert "rule_red_three_down" not in values(client.get("/games/new?ruleset=family"))
     game_id = api_game(client, "family", TEAMS)
-    fields = read_page(client.get(f"/games/{game_id}/deals/new").get_data(as_text=True)).inputs
+    form = client.get(f"{link(client, game_id)}/deals/new")
+    fields = read_page(form.get_data(as_text=True)).inputs
     assert "s0-red_threes_down" not in fields
     assert "s0-red_threes_caught" in fields
     assert "s0-books-clean_sevens" in fields
@@ -330,7 +352,7 @@ def test_new_game_form_refusal_keeps_the_typed_sides(client):
     kept = values(page)
     assert kept["side0_name"] == "Lonely"
     assert kept["side0_players"] == "Ann, Bob"
-    assert client.get("/api/v1/games/1").status_code == 404
+    assert game_count(client) == 0
 
 
 def test_new_game_form_decks_and_players(client):
@@ -444,13 +466,13 @@ def test_card_count_fields_add_up_the_points(client):
     assert saved.status_code == 302, text(saved)
     # melded 50 + 2×20 + 3×20 + 4×10 + 5×5 + 5 = 220; left 20 + 2×5 = 30 → cards 190;
     # with the dirty book 300 → 490. Cat: a joker left → −50.
-    board = text(client.get(f"/games/{game_id}"))
+    board = text(client.get(link(client, game_id)))
     assert_side(board, "Ann", 490, 90)
     assert_side(board, "Cat", -50, 90)
     scores = api_state(client, game_id)["deals"][0]["scores"]
     assert [s["breakdown"]["cards"] for s in scores] == [190, -50]
     # The correction form shows the counts again, not points.
-    data = values(client.get(f"/games/{game_id}/deals/1/edit"))
+    data = values(client.get(f"{link(client, game_id)}/deals/1/edit"))
     assert data["s0-melded_cards-ace"] == "3"
     assert data["s0-leftover_cards-four_to_seven"] == "2"
     assert data["s1-leftover_cards-joker"] == "1"
@@ -462,12 +484,12 @@ def test_melded_below_the_minimum_is_saved_with_a_warning(client):
     """40 melded when deal 1 needs 50: not refused, but the deal says to check it."""
     game_id = api_game(client, "classic", TEAMS)
     preview = client.post(
-        f"/games/{game_id}/deals/preview", data={"s0-melded_points": "40", "went_out": ""}
+        f"{link(client, game_id)}/deals/preview", data={"s0-melded_points": "40", "went_out": ""}
     )
     assert "below the 50 needed to open" in text(preview)
     saved = deal_by_form(client, game_id, {"s0-melded_points": "40"})
     assert saved.status_code == 302, text(saved)
-    board = text(client.get(f"/games/{game_id}"))
+    board = text(client.get(link(client, game_id)))
     assert_side(board, "North", 40, 90)
     assert "below the 50 needed to open" in board
 
@@ -485,7 +507,7 @@ def test_edit_form_is_filled_in_and_corrects_the_totals(client):
     game_id = api_game(client, "classic", TEAMS)
     api_deal(client, game_id, *FIRST_DEAL)  # 3100 + 100 + 500 = 3700; 200
     api_deal(client, game_id, {"melded_points": 100}, {"books": {"clean": 1}})  # 3800; 700
-    form = client.get(f"/games/{game_id}/deals/1/edit")
+    form = client.get(f"{link(client, game_id)}/deals/1/edit")
     assert form.status_code == 200
     data = values(form)
     assert data["s0-books-clean"] == "2"
@@ -496,7 +518,7 @@ def test_edit_form_is_filled_in_and_corrects_the_totals(client):
     assert data["version"] == "1"
 
     data["s1-melded_points"] = "400"
-    saved = client.post(f"/games/{game_id}/deals/1/edit", data=data)
+    saved = client.post(f"{link(client, game_id)}/deals/1/edit", data=data)
     assert saved.status_code == 302, text(saved)
     board = text(client.get(saved.headers["Location"]))
     # South: 400 + 500 = 900 after deal 2; North unchanged at 3,800; deal 3 needs 120
@@ -507,7 +529,7 @@ def test_edit_form_is_filled_in_and_corrects_the_totals(client):
 
     # The same page posted again is a correction of version 1, which is gone now.
     data["s1-melded_points"] = "600"
-    stale = client.post(f"/games/{game_id}/deals/1/edit", data=data)
+    stale = client.post(f"{link(client, game_id)}/deals/1/edit", data=data)
     assert stale.status_code == 409
     assert "changed" in text(stale)
     assert values(stale)["s1-melded_points"] == "600"
@@ -518,9 +540,9 @@ def test_edit_form_refusal_saves_nothing(client):
     game_id = api_game(client, "classic", TEAMS)
     api_deal(client, game_id, *FIRST_DEAL)
     before = api_state(client, game_id)
-    data = values(client.get(f"/games/{game_id}/deals/1/edit"))
+    data = values(client.get(f"{link(client, game_id)}/deals/1/edit"))
     data["s0-books-wild"] = "0"  # no wild book left, yet still went out
-    page = client.post(f"/games/{game_id}/deals/1/edit", data=data)
+    page = client.post(f"{link(client, game_id)}/deals/1/edit", data=data)
     assert page.status_code == 422
     assert "1 wild book" in text(page)
     assert api_state(client, game_id) == before
@@ -528,7 +550,7 @@ def test_edit_form_refusal_saves_nothing(client):
 
 def test_edit_unknown_deal_is_404(client):
     game_id = api_game(client, "classic", TEAMS)
-    assert client.get(f"/games/{game_id}/deals/1/edit").status_code == 404
+    assert client.get(f"{link(client, game_id)}/deals/1/edit").status_code == 404
 
 
 # ------------------------------------------------------------------------- preview
@@ -537,7 +559,7 @@ def test_edit_unknown_deal_is_404(client):
 def test_preview_shows_the_breakdown_without_saving(client):
     game_id = api_game(client, "classic", TEAMS)
     answer = client.post(
-        f"/games/{game_id}/deals/preview",
+        f"{link(client, game_id)}/deals/preview",
         data={
             "s0-books-clean": "2",
             "s0-books-dirty": "2",
@@ -566,13 +588,13 @@ def test_preview_shows_the_breakdown_without_saving(client):
 def test_preview_shows_refusals(client):
     game_id = api_game(client, "family", TEAMS)
     answer = client.post(
-        f"/games/{game_id}/deals/preview",
+        f"{link(client, game_id)}/deals/preview",
         data={"s0-melded_points": "123", "s1-books-clean": "x", "went_out": ""},
     )
     words = text(answer)
     assert "whole number" in words or "multiple of 5" in words
     answer = client.post(
-        f"/games/{game_id}/deals/preview",
+        f"{link(client, game_id)}/deals/preview",
         data={"s0-books-clean": "1", "s0-books-dirty": "1", "went_out": "0"},
     )
     assert "1 dirty book" in text(answer)
@@ -662,7 +684,7 @@ def test_house_rules_from_the_form_show_on_the_games_rule_card(client):
         rule_going_out_bonus="250",
         rule_book_bonuses__clean="600",
     )
-    card = text(client.get(f"/games/{game_id}/rules"))
+    card = text(client.get(f"{link(client, game_id)}/rules"))
     assert near(card, "Going out", 250)
     assert near(card, "Clean", 600)
     assert near(card, "Going-out bonus", 250)  # listed among the game's house rules
@@ -684,10 +706,10 @@ def test_house_rule_minimum_band_from_the_form(client):
         rule_opening_minimums__1="100",
     )
     api_deal(client, game_id, {"books": {"clean": 1, "dirty": 1}, "melded_points": 700}, {})
-    board = text(client.get(f"/games/{game_id}"))
+    board = text(client.get(link(client, game_id)))
     assert_side(board, "Us", 1500, 100)  # 800 + 700
     assert_side(board, "Them", 0, 50)
-    assert near(text(client.get(f"/games/{game_id}/rules")), "from 1,500", 100)
+    assert near(text(client.get(f"{link(client, game_id)}/rules")), "from 1,500", 100)
 
 
 # ------------------------------------------------------------------------- the game's end
@@ -705,12 +727,12 @@ def test_finished_game_refuses_a_new_deal_with_a_message(client):
     game_id = finish_club(client)
     before = api_state(client, game_id)
     assert before["finished"] is True
-    answer = client.get(f"/games/{game_id}/deals/new")
+    answer = client.get(f"{link(client, game_id)}/deals/new")
     assert answer.status_code == 302
-    assert game_id_from(answer.headers["Location"]) == game_id
+    assert game_id_from(client, answer.headers["Location"]) == game_id
     assert "game is over" in text(client.get(answer.headers["Location"])).lower()
     posted = client.post(
-        f"/games/{game_id}/deals/new", data={"s0-books-clean": "1", "went_out": ""}
+        f"{link(client, game_id)}/deals/new", data={"s0-books-clean": "1", "went_out": ""}
     )
     assert posted.status_code == 302
     assert api_state(client, game_id) == before
@@ -718,7 +740,7 @@ def test_finished_game_refuses_a_new_deal_with_a_message(client):
 
 def test_scoreboard_shows_the_winner(client):
     game_id = finish_club(client)
-    board = text(client.get(f"/games/{game_id}"))
+    board = text(client.get(link(client, game_id)))
     assert "Game over" in board
     assert re.search(r"Ann\b.{0,20}\bwins?\b", board), board
     assert near(board, "win", 1500, gap=10)  # 3 × 500 against 300
@@ -729,43 +751,87 @@ def test_scoreboard_shows_a_shared_win(client):
     game_id = api_game(client, "classic", TEAMS)
     for _ in range(4):
         api_deal(client, game_id, {"books": {"clean": 1}}, {"books": {"clean": 1}})
-    board = text(client.get(f"/games/{game_id}"))
+    board = text(client.get(link(client, game_id)))
     assert re.search(r"North and South share the win with 2,?000", board), board
 
 
 def test_scoreboard_lists_deals_as_details(client):
     game_id = api_game(client, "classic", TEAMS)
     api_deal(client, game_id, *FIRST_DEAL)
-    html = client.get(f"/games/{game_id}").get_data(as_text=True)
+    html = client.get(link(client, game_id)).get_data(as_text=True)
     assert "<details" in html
-    words = text(client.get(f"/games/{game_id}"))
+    words = text(client.get(link(client, game_id)))
     assert near(words, "Deal total", 3700, gap=5)  # 3100 + 100 + 500
-    assert f"/games/{game_id}/deals/1/edit" in html
+    assert f"{link(client, game_id)}/deals/1/edit" in html
 
 
-def test_home_lists_games_in_progress_and_finished(client):
-    playing = api_game(client, "classic", [("Owls", ["Ann", "Bob"]), ("Larks", ["Cat", "Dan"])])
-    finished = finish_club(client)
+def home_words_and_html(client) -> tuple[str, str, str]:
+    """The home page's text before and after "recently finished", and its HTML."""
     page = client.get("/")
     assert page.status_code == 200
     words = text(page)
     split = re.search(r"recently finished", words, re.IGNORECASE)
     assert split, words
-    in_progress, done = words[: split.start()], words[split.end() :]
+    return words[: split.start()], words[split.end() :], page.get_data(as_text=True)
+
+
+def test_home_lists_games_in_progress_and_finished(app, client):
+    """This phone's games: one it started, one it opened through its link; no other phone's."""
+    playing = start_by_form(client, "classic", [("Owls", "Ann, Bob"), ("Larks", "Cat, Dan")])
+    finished = finish_club(client)  # started through the API: this phone opens its link
+    assert client.get(link(client, finished)).status_code == 200
+    in_progress, done, html = home_words_and_html(client)
     assert "Owls" in in_progress and "Owls" not in done
     assert "Ann" in done and "1,500" in done
-    html = page.get_data(as_text=True)
-    assert f"/games/{playing}" in html and f"/games/{finished}" in html
+    assert link(client, playing) in html and link(client, finished) in html
+
+    # Another phone, which neither started nor opened them, is shown neither game.
+    other = app.test_client()
+    in_progress, done, html = home_words_and_html(other)
+    assert "No game in progress on this phone" in in_progress
+    assert "No finished game on this phone" in done
+    for name in ("Owls", "Larks", "Ann", "Cat"):
+        assert not re.search(rf"\b{name}\b", in_progress + done), name
+    assert "1,500" not in done
+    assert secret_of(app, playing) not in html and secret_of(app, finished) not in html
+    # Knowing a game's id is not enough either: its old address opens nothing.
+    assert other.get(f"/games/{playing}").status_code == 404
+    assert "Owls" not in home_words_and_html(other)[0]
+
+
+def test_forgetting_my_games_empties_the_home_list(client):
+    """The button to forget this phone's games empties its list; each game opens by its link."""
+    game_id = start_by_form(client, "classic", [("Owls", "Ann, Bob"), ("Larks", "Cat, Dan")])
+    assert "Owls" in home_words_and_html(client)[0]
+    forgot = client.post("/my-games/forget")
+    assert forgot.status_code == 302
+    in_progress, done, html = home_words_and_html(client)
+    assert "Owls" not in in_progress + done
+    assert link(client, game_id) not in html
+    assert "Owls" in text(client.get(link(client, game_id)))  # the game itself stays
+    assert "Owls" in home_words_and_html(client)[0]  # and, opened again, is listed again
 
 
 # ------------------------------------------------------------------------- 404s, escaping
 
 
+# A link of the right shape that no game has, and one of the wrong shape.
+NO_SUCH_LINK = "/t/" + "A" * 22
+
+
 @pytest.mark.parametrize(
     "path",
-    ["/games/999", "/games/999/deals/new", "/games/999/rules", "/rules/poker"],
+    [
+        NO_SUCH_LINK,
+        f"{NO_SUCH_LINK}/deals/new",
+        f"{NO_SUCH_LINK}/deals/1/edit",
+        f"{NO_SUCH_LINK}/rules",
+        "/t/not-a-link",
+        "/rules/poker",
+    ],
 )
 def test_unknown_pages_are_404_pages(client, path):
+    api_game(client, "classic", TEAMS)  # a game exists; these paths still open nothing
     page = client.get(path)
     assert page.status_code == 404
     assert page.mimetype == "text/html"
@@ -773,13 +839,28 @@ def test_unknown_pages_are_404_pages(client, path):
     assert "Not found" in text(page)
 
 
+@pytest.mark.parametrize("path", ["/games/{id}", "/games/{id}/deals/new", "/games/{id}/rules"])
+@pytest.mark.parametrize("game", ["existing", "missing"])
+def test_old_game_addresses_are_404_pages_that_point_to_the_links(client, path, game):
+    """Addresses by id, from before private links: the same 404 whether or not the game exists."""
+    game_id = api_game(client, "classic", [("Owls", ["Ann", "Bob"]), ("Larks", ["Cat", "Dan"])])
+    page = client.get(path.format(id=game_id if game == "existing" else 999))
+    assert page.status_code == 404
+    assert page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    assert "Traceback" not in html
+    assert "Games now open with their private link" in text(page)
+    assert "Owls" not in html and "Larks" not in html
+    assert secret_of(client, game_id) not in html
+
+
 def test_names_with_html_are_escaped(client):
     """A side's name is shown as typed, never run as markup."""
     evil = "<script>alert(1)</script>"
     game_id = start_by_form(client, "classic", [(evil, "Ann, Bob"), ("<b>South</b>", "Cat, Dan")])
     pages = {
-        "scoreboard": client.get(f"/games/{game_id}"),
-        "deal form": client.get(f"/games/{game_id}/deals/new"),
+        "scoreboard": client.get(link(client, game_id)),
+        "deal form": client.get(f"{link(client, game_id)}/deals/new"),
         "home": client.get("/"),
         "refused deal": deal_by_form(client, game_id, {"s0-melded_points": "7"}),
     }
@@ -803,7 +884,9 @@ def test_a_single_player_wins_and_a_team_win(client):
     ):
         game = client.post("/api/v1/games", json={"ruleset": ruleset, "sides": sides}).json
         deal = {"scores": [{"melded_points": 50}, {}]}
+        header = {"X-Game-Key": game["key"]}
         for _ in range(4):
-            assert client.post(f"/api/v1/games/{game['id']}/deals", json=deal).status_code == 201
-        board = " ".join(client.get(f"/games/{game['id']}").get_data(as_text=True).split())
+            answer = client.post(f"/api/v1/games/{game['id']}/deals", json=deal, headers=header)
+            assert answer.status_code == 201
+        board = " ".join(client.get(game["url"]).get_data(as_text=True).split())
         assert said in board, board

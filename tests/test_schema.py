@@ -3,15 +3,20 @@
 The document is read from /api/v1/openapi.json of an app that needs no database; every
 generated request then goes to the test's own app (a fresh database), seeded with games
 1..N in several rule sets, some with deals, and a public club, so that paths reach past 404s.
+A game opens only with its key (X-Game-Key): requests aimed at a seeded game carry its real
+key, but for a few that keep the generated (wrong or missing) one, fewer than the misses that
+would have the address refused (429) for the rest of the operation.
 Checks: no server error, only documented status codes, bodies and content types as documented.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import pytest
 import schemathesis
+from flask import Flask
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -20,7 +25,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from scorekeeper import clubs, create_app
+from scorekeeper import clubs, create_app, links
 from scorekeeper import rules as engine
 
 CHECKS = [
@@ -43,13 +48,27 @@ CLUB_SLUG = "tuesday"
 # What `seeded` makes: a game per rule set, a finished one, a club game; the next two ids are
 # missing, for the 404s.
 GAMES = len(engine.PRESETS) + 2
+GAME_KEY = "X-Game-Key"
+# Requests per operation that may miss (a missing game, a wrong or missing key): half of what
+# gets an address refused, so every later request still reaches a game.
+MISSES = links.MISSES_ALLOWED // 2
 
 
-def _aim(case) -> None:
+@dataclass
+class Seeded:
+    """The seeded app, each game's key (from the answer that started it), and misses so far."""
+
+    app: Flask
+    keys: dict[int, str]
+    misses: int = 0
+
+
+def _aim(case, seeded: Seeded) -> None:
     """Aim generated ids (and the coverage phase's "0") at the seeded games, or just past them.
 
     The body's size spreads the coverage phase's fixed ids over the games; anything that is not
-    a whole number (a negative case) is left as generated.
+    a whole number (a negative case) is left as generated. A request aimed at a game carries its
+    key (`_unlock`).
     """
     spread = len(repr(case.body))
     for name, size in (("game_id", GAMES + 2), ("number", 4)):
@@ -67,18 +86,44 @@ def _aim(case) -> None:
     slug = case.path_parameters.get("slug")
     if isinstance(slug, str) and len(slug) % 2 == 0:
         case.path_parameters["slug"] = CLUB_SLUG
+    _unlock(case, seeded)
+
+
+def _unlock(case, seeded: Seeded) -> None:
+    """Send the real key of the game a request is aimed at, but for a few misses.
+
+    A miss is a request for a game that is not there, or one whose generated key is kept: when
+    it is missing or malformed (a negative case), or for about one well-formed key in four. Once
+    `MISSES` are spent, a miss is aimed at a seeded game with its key instead.
+    """
+    game_id = case.path_parameters.get("game_id")
+    if not isinstance(game_id, int) or isinstance(game_id, bool):
+        return  # not a game route, or an id the route will not take (no game is looked up)
+    sent = (case.headers or {}).get(GAME_KEY)
+    wellformed = isinstance(sent, str) and links.SECRET.fullmatch(sent) is not None
+    keep = not wellformed or ord(sent[0]) % 4 == 0
+    if game_id not in seeded.keys or keep:
+        if seeded.misses < MISSES:
+            seeded.misses += 1
+            return
+        game_id = case.path_parameters["game_id"] = 1 + game_id % GAMES
+    case.headers = {**(case.headers or {}), GAME_KEY: seeded.keys[game_id]}
 
 
 def _start(client, ruleset, sides, headers=None, **more):
+    """A new game's id and key."""
     body = {"ruleset": ruleset, "sides": sides, **more}
     answer = client.post("/api/v1/games", json=body, headers=headers)
     assert answer.status_code == 201, answer.get_json()
-    return answer.get_json()["id"]
+    started = answer.get_json()
+    return started["id"], started["key"]
 
 
-def _deal(client, game_id, *scores, headers=None):
+def _deal(client, game_id, key, *scores, headers=None):
     answer = client.post(
-        f"/api/v1/games/{game_id}/deals", json={"scores": list(scores)}, headers=headers
+        f"/api/v1/games/{game_id}/deals",
+        json={"scores": list(scores)},
+        headers={GAME_KEY: key, **(headers or {})},
     )
     assert answer.status_code == 201, answer.get_json()
 
@@ -93,14 +138,16 @@ def seeded(app):
     ]
     singles = [{"name": "Eve", "players": ["Eve"]}, {"name": "Fay", "players": ["Fay"]}]
     played = {"books": {"clean": 1}, "melded_points": 150, "leftover_points": 20}
-    for key in engine.PRESETS:
-        game_id = _start(client, key, singles if engine.PRESETS[key].individuals else teams)
+    keys = {}
+    for ruleset in engine.PRESETS:
+        sides = singles if engine.PRESETS[ruleset].individuals else teams
+        game_id, keys[game_id] = _start(client, ruleset, sides)
         if game_id % 2:
-            _deal(client, game_id, played, {})
-            _deal(client, game_id, {}, played)
+            _deal(client, game_id, keys[game_id], played, {})
+            _deal(client, game_id, keys[game_id], {}, played)
     # This one ends after one deal: another deal meets a 409.
-    finished = _start(client, "classic", teams, rules={"end_after_deals": 1})
-    _deal(client, finished, played, {})
+    finished, keys[finished] = _start(client, "classic", teams, rules={"end_after_deals": 1})
+    _deal(client, finished, keys[finished], played, {})
     assert finished == GAMES - 1
     organiser = app.test_client()
     signed_up = organiser.post("/signup", data={"username": "org", "password": "secret-pw"})
@@ -114,10 +161,13 @@ def seeded(app):
     # The club game needs the table code; the header is only on these requests.
     table = {"X-Table-Code": code}
     rules = {"end_after_deals": 1}
-    club_game = _start(client, "classic", teams, headers=table, club=CLUB_SLUG, rules=rules)
-    _deal(client, club_game, played, {}, headers=table)
+    club_game, keys[club_game] = _start(
+        client, "classic", teams, headers=table, club=CLUB_SLUG, rules=rules
+    )
+    _deal(client, club_game, keys[club_game], played, {}, headers=table)
     assert club_game == GAMES
-    return app
+    assert sorted(keys) == list(range(1, GAMES + 1))
+    return Seeded(app, keys)
 
 
 @schema.parametrize()
@@ -129,8 +179,8 @@ def seeded(app):
     suppress_health_check=list(HealthCheck),
 )
 def test_api_conforms_to_its_document(case, seeded):
-    _aim(case)
-    case.call_and_validate(app=seeded, checks=CHECKS)
+    _aim(case, seeded)
+    case.call_and_validate(app=seeded.app, checks=CHECKS)
 
 
 # ---------------------------------------------------------------- found by schemathesis
@@ -171,15 +221,46 @@ ANSWERS = [
 ]
 
 
+def _numbers(path: str) -> dict[str, int]:
+    """The game id and deal number in a path."""
+    found = map(int, re.findall(r"/([0-9]+)", path))
+    return dict(zip(("game_id", "number"), found, strict=False))
+
+
 @pytest.mark.parametrize(("path", "method", "request_", "status"), ANSWERS)
 def test_every_status_code_is_documented(seeded, path, method, request_, status):
-    response = seeded.test_client().open(path, method=method, **request_)
+    numbers = _numbers(path)
+    # A game's routes get past the 404 only with its key.
+    headers = {GAME_KEY: seeded.keys[numbers["game_id"]]} if "game_id" in numbers else {}
+    response = seeded.app.test_client().open(path, method=method, headers=headers, **request_)
     assert response.status_code == status, response.get_data(as_text=True)
     operation = schema.find_operation_by_path(method, path)
-    numbers = dict(
-        zip(("game_id", "number"), map(int, re.findall(r"/([0-9]+)", path)), strict=False)
-    )
-    case = operation.Case(path_parameters=numbers)
+    case = operation.Case(path_parameters=numbers, headers=headers)
+    case.validate_response(response, checks=CHECKS)
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "request_"),
+    [
+        ("GET", "/api/v1/games/1", {}),
+        ("POST", "/api/v1/games/1/deals", BLANK_DEAL),
+        ("PUT", "/api/v1/games/1/deals/1", BLANK_DEAL),
+    ],
+)
+def test_wrong_keys_answer_as_documented(seeded, method, path, request_):
+    """A missing or wrong key is a documented 404; past the misses allowed, a documented 429."""
+    client = seeded.app.test_client()
+    case = schema.find_operation_by_path(method, path).Case(path_parameters=_numbers(path))
+    wrong = {GAME_KEY: seeded.keys[2]}  # another game's key
+    for miss in range(links.MISSES_ALLOWED):
+        response = client.open(path, method=method, headers=wrong if miss % 2 else {}, **request_)
+        assert response.status_code == 404, miss
+        case.validate_response(response, checks=CHECKS)
+    # Now even the right key waits.
+    right = {GAME_KEY: seeded.keys[1]}
+    response = client.open(path, method=method, headers=right, **request_)
+    assert response.status_code == 429
+    assert int(response.headers["Retry-After"]) > 0
     case.validate_response(response, checks=CHECKS)
 
 
@@ -191,4 +272,4 @@ def test_standings_season_of_any_digits_is_no_server_error(seeded, season):
         query={"season": season},
         headers={"Accept-Encoding": "identity"},
     )
-    case.call_and_validate(app=seeded, checks=CHECKS)
+    case.call_and_validate(app=seeded.app, checks=CHECKS)
