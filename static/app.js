@@ -105,13 +105,15 @@
   }
 
   // A game's scoreboard, deal form and rule card are kept on the phone for no signal; a page
-  // shown with signal has them fetched anew, so the kept form is for the next deal.
+  // shown with signal has them fetched anew, so the kept form is for the next deal. So is the
+  // home page, whose list of this phone's games now includes this one.
   function keepForNoSignal() {
     if (!document.querySelector("[data-live]")) { return; }
     var links = document.querySelectorAll("a[href$='/rules'], a[href$='/deals/new'], [data-board]");
-    tell({ type: "keep", again: signal, urls: Array.prototype.map.call(links, function (a) {
+    var urls = Array.prototype.map.call(links, function (a) {
       return a.getAttribute("href") || a.dataset.board;
-    }) });
+    });
+    tell({ type: "keep", again: signal, urls: urls.concat(["/"]) });
   }
 
   // "No signal" is what happens to this page's requests, never what navigator.onLine says: on

@@ -16,7 +16,7 @@ const SHELL_FILES = [
 const PATIENCE_MS = 4000;
 // A game's pages live under its private link, /t/ and the game's 22-character secret.
 const DEAL_FORM = /^\/t\/([\w-]{22})\/deals\/(?:new|\d+\/edit)$/;
-const KEEPABLE = /^\/(t\/[\w-]{22}(\/deals\/new|\/rules)?|rules(\/[\w-]+)?)$/;
+const KEEPABLE = /^\/(t\/[\w-]{22}(\/deals\/new|\/rules)?|rules(\/[\w-]+)?)?$/;
 // Posts after which the phone forgets every page it kept: signing out, and forgetting its games.
 const FORGETTING = ["/logout", "/my-games/forget"];
 const NEVER_KEPT = /^\/(api|login|logout|signup)\b|\/(live|entering|preview)$|\.csv$/;

@@ -125,3 +125,23 @@ def test_forgetting_my_games_forgets_the_kept_pages_too(phone, app):
     # The game itself is untouched: its link still opens it.
     page.goto(page.base + path)
     expect(page.locator("#totals")).to_contain_text("Ann & Bob")
+
+
+def test_my_games_open_with_no_signal(phone, app):
+    """A phone that only ever opened a game's link finds it on its home page with no signal."""
+    page = phone
+    made = page.request.post(
+        page.base + "/api/v1/games",
+        data={"ruleset": "classic", "sides": [{"name": "Ann & Bob"}, {"name": "Cat & Dan"}]},
+    ).json()
+    page.goto(page.base + made["url"])
+    serve_worker(page)
+    page.goto(page.base + made["url"])  # shown again, now with the worker in charge
+    kept_on_phone(page, "/")
+    no_signal(page.context)
+    page.goto(page.base + "/")
+    assert page.evaluate("document.documentElement.hasAttribute('data-from-phone')")
+    game = page.get_by_role("link", name="Ann & Bob")
+    expect(game).to_be_visible()
+    game.tap()
+    expect(page.locator("#totals")).to_contain_text("Cat & Dan")
