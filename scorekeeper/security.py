@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 
 from flask import Flask, Response
 
@@ -58,6 +59,12 @@ def configure(app: Flask) -> None:
     app.config.update(
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
+        # The session cookie is written only when it changes. Were it refreshed on every
+        # answer, a live poll sent before the phone opened another game would come back with
+        # the session as it was, and that game would drop off the phone's list of games.
+        SESSION_REFRESH_EACH_REQUEST=False,
+        # A phone's games and table links are kept a year from when they last changed.
+        PERMANENT_SESSION_LIFETIME=timedelta(days=365),
         REMEMBER_COOKIE_HTTPONLY=True,
         REMEMBER_COOKIE_SAMESITE="Lax",
     )

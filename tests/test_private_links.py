@@ -509,3 +509,19 @@ def _segno_svg(text: str) -> str:
     out = io.BytesIO()
     segno.make(text, error="m", micro=False).save(out, kind="svg", border=2, xmldecl=False)
     return out.getvalue().decode()
+
+
+def test_a_poll_never_writes_the_session_so_it_cannot_undo_my_games(app, client):
+    """A live poll sent before the phone opened another game must not come back with the old
+    list: only a change writes the session cookie."""
+    a = _start(client, "Ann", "Bob")
+    assert client.get(a).status_code == 200
+    stale = client.get_cookie("session").value
+    b = _start(client, "Cleo", "Dev")
+    assert client.get(b).status_code == 200
+    poll = app.test_client()
+    poll.set_cookie("session", stale)  # the poll that left before game B was opened
+    answer = poll.get(f"{a}/live")
+    assert answer.status_code == 200 and "Set-Cookie" not in answer.headers
+    assert "Set-Cookie" not in client.get(b).headers  # already at the top: nothing to write
+    assert _listed(client.get("/").text, "Cleo") and _listed(client.get("/").text, "Ann")
