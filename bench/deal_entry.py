@@ -1,9 +1,11 @@
 """Entering a deal, against a bare Flask route served the same way in the same run.
 
-A deal is entered as a phone does it: POST the deal form (CSRF token, idempotency key, every
-figure), follow the 302 to the scoreboard with the session cookie, accepting gzip. A bare route
-is the same shape with nothing in it: a POST that answers 302 and the GET it points to, each
-returning a line of text. Two bare routes are timed:
+A deal is entered as a phone does it: POST the deal form at the game's private link
+(`/t/<secret>/deals/new`: CSRF token, idempotency key, every figure), follow the 302 to the
+scoreboard (`/t/<secret>`) with the session cookie, accepting gzip. Each of those requests
+first opens the link (one query, `scorekeeper/links.py`), as every game request does. A bare
+route is the same shape with nothing in it: a POST that answers 302 and the GET it points to,
+each returning a line of text. Two bare routes are timed:
 
 - in the app: the same gunicorn process serves the app with two bare routes added, so they pass
   through everything every route of the app passes through (session cookie, CSRF check,
@@ -24,11 +26,13 @@ Target: a deal costs at most 3 times the bare route.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import statistics
 import sys
 import time
 import uuid
+from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from pathlib import Path
 
@@ -52,17 +56,32 @@ CLASSIC_DEAL = {
 # Ten-thousand: nobody goes out, 325 and 300 melded: 30 deals stay under 10,000.
 LONG_DEAL = {"s0-melded_points": "325", "s1-melded_points": "300", "went_out": ""}
 CSRF = re.compile(rb'name="csrf_token" type="hidden" value="([^"]+)"')
+# The bare routes' addresses have the shape of a game's private link (22 characters).
+BARE_LINK = "/t/" + "b" * 22
+
+
+@dataclass(frozen=True)
+class GameLink:
+    """A game started through the API: its id, and its secret (the create answer's "key")."""
+
+    id: int
+    key: str
+
+    @property
+    def link(self) -> str:
+        """The game's private link, as a path: its scoreboard."""
+        return f"/t/{self.key}"
 
 
 def bare_app() -> Flask:
     """The yardstick: a POST that redirects, and the page it redirects to."""
     app = Flask("bare")
 
-    @app.post("/games/1/deals/new")
+    @app.post(f"{BARE_LINK}/deals/new")
     def enter():
-        return redirect("/games/1")
+        return redirect(BARE_LINK)
 
-    @app.get("/games/1")
+    @app.get(BARE_LINK)
     def scoreboard():
         return "<!doctype html><title>Scoreboard</title><p>Deal saved.</p>"
 
@@ -105,15 +124,15 @@ class Phone:
             self.cookies.load(reply.headers["set-cookie"])
         return reply
 
-    def token(self, game: int) -> str:
-        page = self.request("GET", f"/games/{game}/deals/new")
+    def token(self, game: GameLink) -> str:
+        page = self.request("GET", f"{game.link}/deals/new")
         found = CSRF.search(page.body)
         assert page.status == 200 and found, page.status
         return found.group(1).decode()
 
-    def enter(self, game: int, token: str, figures: dict[str, str]) -> float:
+    def enter(self, game: GameLink, token: str, figures: dict[str, str]) -> float:
         """POST one deal and follow the redirect; returns the seconds both took."""
-        return self.pair(f"/games/{game}/deals/new", token, figures)
+        return self.pair(f"{game.link}/deals/new", token, figures)
 
     def pair(self, path: str, token: str, figures: dict[str, str]) -> float:
         """POST a form and follow the redirect; returns the seconds both took."""
@@ -128,18 +147,20 @@ class Phone:
 
 def bare_pair(port: int) -> float:
     started = time.perf_counter()
-    saved = call(port, "POST", "/games/1/deals/new", form=CLASSIC_DEAL)
+    saved = call(port, "POST", f"{BARE_LINK}/deals/new", form=CLASSIC_DEAL)
     board = call(port, "GET", saved.headers["location"])
     took = time.perf_counter() - started
     assert saved.status == 302 and board.status == 200
     return took
 
 
-def new_game(port: int, ruleset: str) -> int:
+def new_game(port: int, ruleset: str) -> GameLink:
+    """Start a game through the API; its secret comes once, in the answer's "key"."""
     sides = [{"name": "North", "players": ["Ann", "Bob"]}, {"name": "South"}]
     reply = call(port, "POST", "/api/v1/games", json_body={"ruleset": ruleset, "sides": sides})
     assert reply.status == 201, reply.body
-    return int(re.search(rb'"id":\s*(\d+)', reply.body).group(1))
+    answer = json.loads(reply.body)
+    return GameLink(answer["id"], answer["key"])
 
 
 def run(args: argparse.Namespace, database_url: str) -> None:

@@ -4,6 +4,8 @@
 built on the decided stack (Flask, SQLAlchemy, Flask-WTF's CSRF, Jinja, gunicorn) could go. It
 adds to the app a deal route that keeps only what a deal cannot do without, and drops the rest:
 
+- the game is found by its private link as every game route finds it (`/floor/t/<secret>`:
+  the one query of `scorekeeper/links.py`, before the view);
 - the CSRF check (the app's, on every POST) and the idempotency-key lookup stay; WTForms does
   not (the figures are read straight from the form);
 - the game is read with three plain Core SELECTs, not the ORM; the new deal and its scores go
@@ -88,7 +90,8 @@ def app_with_floor_routes() -> Flask:
         )
         return rules, game, sides, progress
 
-    @app.post("/floor/games/<int:game_id>/deals")
+    # `<secret>` in the path: the app's link check turns it into `game_id` before the view runs.
+    @app.post("/floor/t/<secret>/deals")
     def floor_enter(game_id: int):
         rules, game, sides, progress = load(game_id)
         key = request.form.get("idempotency_key")
@@ -137,9 +140,9 @@ def app_with_floor_routes() -> Flask:
                 db.session.execute(update(Side).where(Side.id == side.id).values(final_total=total))
             db.session.commit()
             flash(f"Deal {number} saved.")
-        return redirect(f"/floor/games/{game_id}")
+        return redirect(request.path.removesuffix("/deals"))
 
-    @app.get("/floor/games/<int:game_id>")
+    @app.get("/floor/t/<secret>")
     def floor_board(game_id: int):
         _rules, _game, sides, progress = load(game_id)
         shown = [
@@ -169,13 +172,13 @@ def main() -> None:
                     warm = new_game(app.port, "classic")
                 bare_pair(bare.port)
                 phone.pair("/bench/bare", token, CLASSIC_DEAL)
-                phone.pair(f"/floor/games/{warm}/deals", token, CLASSIC_DEAL)
+                phone.pair(f"/floor{warm.link}/deals", token, CLASSIC_DEAL)
             real, floor, in_app, in_flask = [], [], [], []
             for _ in range(args.games):
                 one, two = new_game(app.port, "classic"), new_game(app.port, "classic")
                 for _deal in range(4):
                     real.append(phone.enter(one, token, CLASSIC_DEAL))
-                    floor.append(phone.pair(f"/floor/games/{two}/deals", token, CLASSIC_DEAL))
+                    floor.append(phone.pair(f"/floor{two.link}/deals", token, CLASSIC_DEAL))
                     in_app.append(phone.pair("/bench/bare", token, CLASSIC_DEAL))
                     in_flask.append(bare_pair(bare.port))
     flask_median, app_median = statistics.median(in_flask), statistics.median(in_app)

@@ -108,26 +108,26 @@ def seed(server: Gunicorn, demo_games: int) -> None:
     )
 
 
-def game_in_progress(port: int) -> int:
-    """A casual game with a few deals, entered through the JSON API."""
+def game_in_progress(port: int) -> str:
+    """A casual game with a few deals, entered through the JSON API; returns its secret."""
     reply = call(port, "POST", "/api/v1/games", json_body=GAME)
     if reply.status != 201:
         raise RuntimeError(f"starting the game: {reply.status} {reply.text[:500]}")
-    game = reply.json()["id"]
+    game, secret = reply.json()["id"], reply.json()["key"]
     for number, scores in enumerate(DEALS, 1):
         reply = call(
             port,
             "POST",
             f"/api/v1/games/{game}/deals",
             json_body={"scores": scores},
-            headers={"Idempotency-Key": f"bench-lighthouse-{number}"},
+            headers={"Idempotency-Key": f"bench-lighthouse-{number}", "X-Game-Key": secret},
         )
         if reply.status != 201:
             raise RuntimeError(f"deal {number}: {reply.status} {reply.text[:500]}")
-    return game
+    return secret
 
 
-def pages(port: int, game: int) -> dict[str, str]:
+def pages(port: int, secret: str) -> dict[str, str]:
     """Every page Lighthouse can look at, by name."""
     members = call(port, "GET", "/clubs/demo/members").text
     found = re.search(r'href="(/clubs/demo/members/\d+)"', members)
@@ -136,8 +136,8 @@ def pages(port: int, game: int) -> dict[str, str]:
     return {
         "home": "/",
         "new-game": "/games/new",
-        "scoreboard": f"/games/{game}",
-        "deal-entry": f"/games/{game}/deals/new",
+        "scoreboard": f"/t/{secret}",
+        "deal-entry": f"/t/{secret}/deals/new",
         "rules": "/rules",
         "rule-card": "/rules/classic",
         "club": "/clubs/demo",
@@ -298,8 +298,8 @@ def main() -> int:
             server.init_db()
             seed(server, args.demo_games)
             server.start()
-            game = game_in_progress(server.port)
-            known = pages(server.port, game)
+            secret = game_in_progress(server.port)
+            known = pages(server.port, secret)
             chosen = [p.strip() for p in args.pages.split(",") if p.strip()] or list(known)
             unknown = [p for p in chosen if p not in known]
             if unknown:

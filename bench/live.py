@@ -1,9 +1,10 @@
 """Phones in step: how long a saved deal takes to reach every phone polling its game.
 
 gunicorn serves the app with several sync workers (the README's way) over a fresh SQLite file,
-or PostgreSQL with DATABASE_URL / TEST_DATABASE_URL. Phones poll `/games/<id>/live` once a
-second with the ETag of their last answer, exactly as static/app.js does; a scorer enters a
-deal through the API every few seconds. For every deal and phone, the delay is from the moment
+or PostgreSQL with DATABASE_URL / TEST_DATABASE_URL. Phones poll the game's
+`/t/<secret>/live` once a second with the ETag of their last answer, exactly as static/app.js
+does; a scorer enters a deal through the API (`X-Game-Key: <secret>`, the secret from the
+create answer's "key") every few seconds. For every deal and phone, the delay is from the moment
 the scorer's save returned to the moment that phone's poll answered with the new version. Also
 printed: what an unchanged poll (304) and a changed one (200) cost, and how many polls the
 server answered.
@@ -47,9 +48,9 @@ def percentile(values: list[float], share: float) -> float:
 class Phone(threading.Thread):
     """One phone polling a game: when it first saw each version, and what each poll cost."""
 
-    def __init__(self, port: int, game: int, stop: threading.Event) -> None:
+    def __init__(self, port: int, secret: str, stop: threading.Event) -> None:
         super().__init__(daemon=True)
-        self.port, self.game, self.stop = port, game, stop
+        self.port, self.secret, self.stop = port, secret, stop
         self.device = secrets.token_hex(16)
         self.seen: dict[int, float] = {}
         self.unchanged: list[float] = []
@@ -63,7 +64,7 @@ class Phone(threading.Thread):
         while not self.stop.is_set():
             started = time.perf_counter()
             headers = {"If-None-Match": etag} if etag else {}
-            path = f"/games/{self.game}/live?device={self.device}"
+            path = f"/t/{self.secret}/live?device={self.device}"
             try:
                 reply = call(self.port, "GET", path, headers=headers)
             except OSError:
@@ -88,17 +89,19 @@ def run(args: argparse.Namespace, database_url: str) -> None:
         sides = [{"name": "North"}, {"name": "South"}]
         body = {"ruleset": "ten-thousand", "sides": sides}
         reply = call(app.port, "POST", "/api/v1/games", json_body=body)
-        game = json.loads(reply.body)["id"]
+        assert reply.status == 201, reply.body[:300]
+        created = json.loads(reply.body)
+        game, secret = created["id"], created["key"]
         stop = threading.Event()
-        phones = [Phone(app.port, game, stop) for _ in range(args.phones)]
+        phones = [Phone(app.port, secret, stop) for _ in range(args.phones)]
         for phone in phones:
             phone.start()
         time.sleep(2 * POLL_SECONDS)
         saved: dict[int, float] = {}
         for number in range(1, args.deals + 1):
-            key = {"Idempotency-Key": secrets.token_hex(16)}
+            headers = {"Idempotency-Key": secrets.token_hex(16), "X-Game-Key": secret}
             path = f"/api/v1/games/{game}/deals"
-            reply = call(app.port, "POST", path, json_body=ENTRY, headers=key)
+            reply = call(app.port, "POST", path, json_body=ENTRY, headers=headers)
             assert reply.status == 201, reply.body[:300]
             saved[number] = time.perf_counter()
             time.sleep(args.gap)

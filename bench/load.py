@@ -8,10 +8,12 @@ Without --database-url (or TEST_DATABASE_URL, which scripts/with-postgres sets) 
 a fresh SQLite file in a temporary folder. The database is brought up to date with
 `flask --app scorekeeper init-db`, then gunicorn serves the app on 127.0.0.1 (as the README
 says production does). Writers enter deals through the JSON API, each with a fresh
-Idempotency-Key, and start a new game every --deals-per-game deals; readers fetch the
-scoreboard page and the game's JSON in turn. Every request is on its own connection (gunicorn's
-sync workers close each one anyway). The client threads run on the same cores as the server,
-so the figures are a floor for a machine where they do not. Nothing leaves 127.0.0.1.
+Idempotency-Key and the game's `X-Game-Key` (the secret from the create answer's "key"), and
+start a new game every --deals-per-game deals; readers fetch the scoreboard page at the game's
+private link (`/t/<secret>`) and the game's JSON in turn. Every request is on its own
+connection (gunicorn's sync workers close each one anyway). The client threads run on the same
+cores as the server, so the figures are a floor for a machine where they do not. Nothing
+leaves 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -38,7 +40,6 @@ from tests.reliability._server import (  # noqa: E402
     Gunicorn,
     call,
     children,
-    new_game,
     new_key,
 )
 
@@ -75,6 +76,14 @@ class Run:
         return [s for s in self.samples if s.kind in kinds]
 
 
+def new_game(port: int) -> tuple[int, str]:
+    """A new game's id and secret (the create answer's "key": every later request needs it)."""
+    reply = call(port, "POST", "/api/v1/games", json_body=NEW_GAME)
+    assert reply.status == 201, reply.text
+    created = reply.json()
+    return created["id"], created["key"]
+
+
 def percentile(values: list[float], share: float) -> float:
     """Nearest-rank percentile (share 0.95 for p95); NaN for no values."""
     if not values:
@@ -109,7 +118,8 @@ def load(
 ) -> Run:
     """Run the writers and readers for `seconds`; every loop also stops at a request cap."""
     run, port = Run(), server.port
-    games = [new_game(port) for _ in range(writers)]  # slot i: writer i's current game
+    # Slot i: writer i's current game, as (id, secret).
+    games = [new_game(port) for _ in range(writers)]
     cap = max(1000, int(seconds * 2000))  # per thread: far above what a thread can reach
     start = threading.Barrier(writers + readers + 1, timeout=60)
     deadline = [0.0]  # set before the barrier opens: no thread reads it earlier
@@ -124,14 +134,14 @@ def load(
                 sample, reply = timed(port, "game", "POST", "/api/v1/games", json_body=NEW_GAME)
                 run.add(sample)
                 if sample.problem is None:
-                    games[index] = reply.json()["id"]
+                    created = reply.json()
+                    games[index] = (created["id"], created["key"])
                     entered = 0
                 continue
-            path = f"/api/v1/games/{games[index]}/deals"
-            key = new_key(f"b{index}.{n}")
-            sample, _ = timed(
-                port, "deal", "POST", path, json_body=DEAL, headers={"Idempotency-Key": key}
-            )
+            game, secret = games[index]
+            path = f"/api/v1/games/{game}/deals"
+            headers = {"Idempotency-Key": new_key(f"b{index}.{n}"), "X-Game-Key": secret}
+            sample, _ = timed(port, "deal", "POST", path, json_body=DEAL, headers=headers)
             run.add(sample)
             entered += sample.problem is None
 
@@ -140,11 +150,12 @@ def load(
         for n in range(cap):
             if time.monotonic() >= deadline[0]:
                 return
-            game = games[(index + n) % len(games)]
+            game, secret = games[(index + n) % len(games)]
             if n % 2:
-                sample, _ = timed(port, "page", "GET", f"/games/{game}")
+                sample, _ = timed(port, "page", "GET", f"/t/{secret}")
             else:
-                sample, reply = timed(port, "api", "GET", f"/api/v1/games/{game}")
+                key = {"X-Game-Key": secret}
+                sample, reply = timed(port, "api", "GET", f"/api/v1/games/{game}", headers=key)
                 if sample.problem is None:
                     # One consistent snapshot: every deal adds 50 to each side's total.
                     state = reply.json()
@@ -189,12 +200,12 @@ def _own_cpu() -> float:
 
 def warm_up(port: int) -> None:
     """A few requests of each kind, so no figure includes a worker's first request."""
-    game = new_game(port)
+    game, secret = new_game(port)
     for n in range(WARM_UP):
-        key = {"Idempotency-Key": new_key(f"warm{n}")}
-        call(port, "POST", f"/api/v1/games/{game}/deals", json_body=DEAL, headers=key)
-        call(port, "GET", f"/games/{game}")
-        call(port, "GET", f"/api/v1/games/{game}")
+        headers = {"Idempotency-Key": new_key(f"warm{n}"), "X-Game-Key": secret}
+        call(port, "POST", f"/api/v1/games/{game}/deals", json_body=DEAL, headers=headers)
+        call(port, "GET", f"/t/{secret}")
+        call(port, "GET", f"/api/v1/games/{game}", headers={"X-Game-Key": secret})
 
 
 def machine_busy() -> float:

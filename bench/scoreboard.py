@@ -1,8 +1,11 @@
 """The scoreboard of a 10,000-point game with 30 deals, served by gunicorn.
 
 Plays a ten-thousand game through the JSON API until a side passes 10,000 on the 30th deal,
-then times the scoreboard page, its JSON twin and a bare Flask route, alternating, one request
-per connection. Prints the medians, p95s, the page's size and the ratio to the bare route.
+then times the scoreboard page (`/t/<secret>`), its JSON twin (`/api/v1/games/<id>` with
+`X-Game-Key: <secret>`) and a bare Flask route, alternating, one request per connection.
+Prints the medians, p95s, each answer's size (and gzipped, as a phone receives it) and the
+ratio to the bare route; then what drawing the page's QR code of the game's link (segno, as
+`scorekeeper/web/invite.py` does on every scoreboard) takes in process.
 
     .venv/bin/python bench/scoreboard.py [--requests 200]
     scripts/with-postgres .venv/bin/python bench/scoreboard.py   # on PostgreSQL
@@ -11,6 +14,7 @@ per connection. Prints the medians, p95s, the page's size and the ratio to the b
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import statistics
 import sys
@@ -19,7 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _serve import Server, call, init_db, machine, ms, on_database  # noqa: E402
+from _serve import HOST, Server, call, init_db, machine, ms, on_database  # noqa: E402
+from deal_entry import BARE_LINK  # noqa: E402
 
 DEALS = 30
 # 29 deals of 325 and 300 melded leave North at 9,425; the 30th (North goes out with 3 clean,
@@ -33,29 +38,59 @@ LAST = {
 }
 
 
-def timed(port: int, path: str) -> tuple[float, int]:
+def timed(port: int, path: str, headers: dict[str, str] | None = None) -> tuple[float, int]:
     started = time.perf_counter()
-    reply = call(port, "GET", path)
+    reply = call(port, "GET", path, headers=headers)
     took = time.perf_counter() - started
     assert reply.status == 200, (path, reply.status)
     return took, len(reply.body)
 
 
-def play(port: int) -> int:
+def gzipped(port: int, path: str, headers: dict[str, str] | None = None) -> int:
+    """Bytes of the answer's body on the wire when the client accepts gzip, as a phone does."""
+    conn = http.client.HTTPConnection(HOST, port, timeout=60)
+    try:
+        sent = {"Connection": "close", "Accept-Encoding": "gzip", **(headers or {})}
+        conn.request("GET", path, headers=sent)
+        response = conn.getresponse()
+        assert response.status == 200, (path, response.status)
+        return len(response.read())
+    finally:
+        conn.close()
+
+
+def qr_code_time(link: str, times: int = 200) -> list[float]:
+    """Seconds to draw the scoreboard's QR code of this link, as every scoreboard view does."""
+    from scorekeeper.web.invite import qr_svg
+
+    for _ in range(20):
+        qr_svg(link, "warm-up")
+    taken = []
+    for _ in range(times):
+        started = time.perf_counter()
+        qr_svg(link, "QR code of this game's private link")
+        taken.append(time.perf_counter() - started)
+    return taken
+
+
+def play(port: int) -> tuple[int, str]:
+    """The game's id and its secret (the create answer's "key"), once its 30 deals are in."""
     sides = [{"name": "North", "players": ["Ann", "Bob"]}, {"name": "South"}]
     game = call(
         port, "POST", "/api/v1/games", json_body={"ruleset": "ten-thousand", "sides": sides}
     )
     assert game.status == 201, game.body
-    game_id = json.loads(game.body)["id"]
+    created = json.loads(game.body)
+    game_id, key = created["id"], {"X-Game-Key": created["key"]}
     for number in range(1, DEALS + 1):
         deal = QUIET if number < DEALS else LAST
-        reply = call(port, "POST", f"/api/v1/games/{game_id}/deals", json_body=deal)
+        path = f"/api/v1/games/{game_id}/deals"
+        reply = call(port, "POST", path, json_body=deal, headers=key)
         assert reply.status == 201, reply.body
-    state = json.loads(call(port, "GET", f"/api/v1/games/{game_id}").body)
+    state = json.loads(call(port, "GET", f"/api/v1/games/{game_id}", headers=key).body)
     assert state["finished"] and len(state["deals"]) == DEALS, state["sides"]
     print(f"game {game_id}: {[s['total'] for s in state['sides']]}, winners {state['winners']}")
-    return game_id
+    return game_id, created["key"]
 
 
 def run(requests: int, database_url: str) -> None:
@@ -63,26 +98,34 @@ def run(requests: int, database_url: str) -> None:
     app_server = Server("scorekeeper:create_app()", {"DATABASE_URL": database_url})
     bare_server = Server("bench.deal_entry:bare_app()", {})
     with app_server as app, bare_server as bare:
-        game = play(app.port)
-        paths = {"page": f"/games/{game}", "json": f"/api/v1/games/{game}"}
+        game, secret = play(app.port)
+        key = {"X-Game-Key": secret}
+        asked = {"page": (f"/t/{secret}", None), "json": (f"/api/v1/games/{game}", key)}
         for _ in range(10):
-            for path in paths.values():
-                timed(app.port, path)
-            timed(bare.port, "/games/1")
+            for path, headers in asked.values():
+                timed(app.port, path, headers)
+            timed(bare.port, BARE_LINK)
         times: dict[str, list[float]] = {"page": [], "json": [], "bare": []}
         sizes: dict[str, int] = {}
         for _ in range(requests):
-            for name, path in paths.items():
-                took, sizes[name] = timed(app.port, path)
+            for name, (path, headers) in asked.items():
+                took, sizes[name] = timed(app.port, path, headers)
                 times[name].append(took)
-            took, sizes["bare"] = timed(bare.port, "/games/1")
+            took, sizes["bare"] = timed(bare.port, BARE_LINK)
             times["bare"].append(took)
+        wire = {name: gzipped(app.port, path, headers) for name, (path, headers) in asked.items()}
+        wire["bare"] = gzipped(bare.port, BARE_LINK)
+        link = f"http://{HOST}:{app.port}/t/{secret}"
     bare_median = statistics.median(times["bare"])
     print(f"machine: {machine()}")
     print(f"database: {database_url.split(':', 1)[0]}, gunicorn -w 1 (sync), {requests} requests")
     for name, title in (("page", "scoreboard page"), ("json", "game JSON"), ("bare", "bare GET")):
         ratio = statistics.median(times[name]) / bare_median
-        print(f"{title:16} {ms(times[name])}, {sizes[name]:6} bytes, ratio {ratio:.2f}")
+        print(
+            f"{title:16} {ms(times[name])}, {sizes[name]:6} bytes ({wire[name]:6} on the wire "
+            f"with gzip), ratio {ratio:.2f}"
+        )
+    print(f"drawing the page's QR code of {link} in process: {ms(qr_code_time(link))}")
 
 
 def main() -> None:

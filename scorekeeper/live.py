@@ -59,7 +59,8 @@ def version_of(game: Game) -> str:
 def table_state(game_id: int, device: str | None, now: datetime | None = None) -> TableState | None:
     """The game's version and who else is entering its current deal; None if no such game.
 
-    Three small queries, no ORM objects: every phone showing a game asks every second or two.
+    Three small queries (after the one that opened the link), no ORM objects: every phone
+    showing a game asks every second or two.
     """
     now = now or datetime.now(UTC)
     game = game_row(game_id)

@@ -5,6 +5,7 @@ The QR code is drawn here on the server, so no phone asks another site for it.
 
 from __future__ import annotations
 
+import functools
 import io
 from dataclasses import dataclass
 
@@ -36,6 +37,9 @@ def invitation(game: Game) -> Invitation:
     return Invitation(link, qr_svg(link, "QR code of this game's private link"))
 
 
+# Drawing a code takes about 5 ms and a game's link never changes: each process remembers
+# the codes it drew lately (a pure function of the link; nothing a table shares lives here).
+@functools.lru_cache(maxsize=512)
 def qr_svg(text: str, label: str) -> Markup:
     """A QR code of `text` as inline SVG: one path, about 2 KB for a link."""
     code = segno.make(text, error="m", micro=False)
