@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
+from urllib.parse import urlsplit
 
 import pytest
 from conftest import app_of_its_own
@@ -88,19 +90,25 @@ def watch(page, live_server: str) -> None:
     page.on("requestfinished", on_finished)
 
 
-def open_phone(browser, name: str, live_server: str):
+def open_phone(browser, name: str, live_server: str, **extra):
     """A page on a new phone of this shape, watched, knowing the server and its own name."""
-    page = phone_context(browser, name).new_page()
+    page = phone_context(browser, name, **extra).new_page()
     watch(page, live_server)
     page.base = live_server
     page.device = name
     return page
 
 
+@pytest.fixture
+def phone_options() -> dict:
+    """Extra browser-context options for `phone` (a test module may override this fixture)."""
+    return {}
+
+
 @pytest.fixture(params=sorted(PHONES))
-def phone(request, browser, live_server):
+def phone(request, browser, live_server, phone_options):
     """A page on each phone (small and Pixel 7), failing on any request to another host."""
-    page = open_phone(browser, request.param, live_server)
+    page = open_phone(browser, request.param, live_server, **phone_options)
     context = page.context
     yield page
     os.makedirs(ARTIFACTS, exist_ok=True)
@@ -114,6 +122,17 @@ def check_axe(page) -> None:
 
     result = Axe().run(page)
     assert result.violations_count == 0, result.generate_report()
+
+
+# A game's private link as a path: /t/ and its 22-character secret.
+GAME_LINK = r"/t/[A-Za-z0-9_-]{22}"
+
+
+def game_link(page) -> str:
+    """The private link (`/t/<secret>`) of the game whose page is shown."""
+    found = re.match(GAME_LINK + r"(?=/|$)", urlsplit(page.url).path)
+    assert found, f"not a game's page: {page.url}"
+    return found.group(0)
 
 
 def start_game(page, ruleset: str = "classic") -> None:

@@ -7,6 +7,7 @@ play), loaded with the browser cache off, and checked:
 - every visible control (input, select, textarea, button) has an accessible name;
 - the page with all its CSS, JS, icons and fonts weighs under 50 KB transferred;
 - nothing is fetched from another host (the `phone` fixture fails on any such request);
+- a page that finds nothing (an old `/games/<id>` address, a wrong game link) answers 404;
 - the page is no wider than the phone (no sideways scrolling);
 - a screenshot is kept in test-artifacts/.
 
@@ -31,6 +32,7 @@ from scorekeeper import accounts, clubs, deals, demo, games
 from scorekeeper.access import Level
 from scorekeeper.db import db
 from scorekeeper.games import SideSetup
+from scorekeeper.links import path_of
 from scorekeeper.models import Game
 from scorekeeper.rules import DealEntry
 
@@ -50,6 +52,17 @@ def save_deal(game, entries: list[DealEntry]) -> None:
     assert isinstance(outcome, deals.Saved), outcome
 
 
+@pytest.fixture
+def phone_options() -> dict:
+    """No service worker on these phones: what a page weighs is what comes over the network.
+
+    A page the worker fetches for the phone is counted by its headers alone (its body size is
+    not known to the page), so a page opened after another (signed in, or after opening games
+    from their links) would seem to weigh almost nothing.
+    """
+    return {"service_workers": "block"}
+
+
 @pytest.fixture(autouse=True)
 def quick_hashing(monkeypatch):
     """One hashing round for the demo organiser keeps seeding quick."""
@@ -65,17 +78,18 @@ def quick_hashing(monkeypatch):
 
 @dataclass
 class World:
-    """The ids of what the pages show."""
+    """What the pages show: each game by its private link (`/t/<secret>`), a member by id."""
 
-    empty: int  # a classic game with no deal yet
-    playing: int  # a classic game two deals in, with house rules
-    finished: int  # a casual game of club rules, over, with a winner
-    cutthroat: int  # a game whose melds left open go to the other team
-    club_playing: int  # a club game in progress
-    club_finished: int  # a finished club game
+    empty: str  # a classic game with no deal yet
+    playing: str  # a classic game two deals in, with house rules
+    finished: str  # a casual game of club rules, over, with a winner
+    cutthroat: str  # a game whose melds left open go to the other team
+    club_playing: str  # a club game in progress
+    club_finished: str  # a finished club game
     member: int  # the demo club member with the most games
-    six_playing: int  # six sides of two, one deal in: the longest deal form
-    six_finished: int  # six sides of two, four deals: the longest scoreboard
+    six_playing: str  # six sides of two, one deal in: the longest deal form
+    six_finished: str  # six sides of two, four deals: the longest scoreboard
+    playing_id: int  # the game in progress, by id: what another phone does to it meanwhile
 
 
 def won(books: dict[str, int], melded: int) -> DealEntry:
@@ -110,7 +124,7 @@ def seed(app) -> World:
             club=club,
         )
         club_finished = db.session.execute(
-            db.select(Game.id)
+            db.select(Game)
             .where(Game.club_id == club.id, Game.finished_at.is_not(None))
             .order_by(Game.id)
         ).scalar()
@@ -145,15 +159,16 @@ def seed(app) -> World:
         six_playing = games.record_game("casual", six, six_deals[:1])
         six_finished = games.record_game("classic", six, six_deals)
         return World(
-            empty=empty.id,
-            playing=playing.id,
-            finished=finished.id,
-            cutthroat=cutthroat.id,
-            club_playing=playing_club.id,
-            club_finished=club_finished,
+            empty=path_of(empty),
+            playing=path_of(playing),
+            finished=path_of(finished),
+            cutthroat=path_of(cutthroat),
+            club_playing=path_of(playing_club),
+            club_finished=path_of(club_finished),
             member=member,
-            six_playing=six_playing.id,
-            six_finished=six_finished.id,
+            six_playing=path_of(six_playing),
+            six_finished=path_of(six_finished),
+            playing_id=playing.id,
         )
 
 
@@ -199,14 +214,14 @@ def plain(path: str) -> Callable[[Page, World], None]:
 
 def deal_with_counter(page: Page, world: World) -> None:
     """Deal 3 of a game in progress, the first side counting its cards."""
-    load(page, f"/games/{world.playing}/deals/new")
+    load(page, f"{world.playing}/deals/new")
     page.locator("details.counter summary").first.click()
     page.wait_for_load_state("networkidle")
 
 
 def refused_deal(page: Page, world: World) -> None:
     """A typo on the longest deal form (six sides): sent back, explained, nothing lost."""
-    page.goto(f"{page.base}/games/{world.six_playing}/deals/new")
+    page.goto(f"{page.base}{world.six_playing}/deals/new")
     page.fill("#s0-melded_points", "233")
     page.fill("#s5-leftover_points", "1x")
     count_from_here(page)
@@ -217,9 +232,9 @@ def refused_deal(page: Page, world: World) -> None:
 
 def conflict(page: Page, world: World, app) -> None:
     """A correction sent after another phone corrected the same deal: 409."""
-    page.goto(f"{page.base}/games/{world.playing}/deals/1/edit")
+    page.goto(f"{page.base}{world.playing}/deals/1/edit")
     with app.app_context():
-        game = db.session.get(Game, world.playing)
+        game = db.session.get(Game, world.playing_id)
         scores = [won(CLASSIC_OUT, 500).to_dict(), caught(130, 30).to_dict()]
         assert isinstance(deals.correct_deal(game, Level.TABLE, 1, scores, 1), deals.Saved)
     page.fill("#s0-melded_points", "520")
@@ -231,9 +246,9 @@ def conflict(page: Page, world: World, app) -> None:
 
 def saved_meanwhile(page: Page, world: World, app) -> None:
     """A new deal sent after another phone saved that deal: 409, both shown."""
-    page.goto(f"{page.base}/games/{world.playing}/deals/new")
+    page.goto(f"{page.base}{world.playing}/deals/new")
     with app.app_context():
-        game = games.get_game(world.playing)
+        game = games.get_game(world.playing_id)
         save_deal(game, [won(CLASSIC_OUT, 500), caught(130, 30)])
     page.fill("#s0-melded_points", "520")
     count_from_here(page)
@@ -260,6 +275,37 @@ def table_link(page: Page, world: World, app) -> None:
     load(page, f"/clubs/{DEMO_SLUG}/table/{code}")
 
 
+def my_games(page: Page, world: World) -> None:
+    """The home page of a phone that opened games from their links: its own games listed."""
+    # Three in progress and two finished; the six sides' long names make the widest lines.
+    opened = (world.empty, world.playing, world.six_playing, world.finished, world.six_finished)
+    for link in opened:
+        # One after another, as a person opens them: each page settles before the next link.
+        page.goto(page.base + link)
+        page.wait_for_load_state("networkidle")
+    load(page, "/")
+    playing = page.locator("section[aria-labelledby=playing] .game-line")
+    finished = page.locator("section[aria-labelledby=finished] .game-line")
+    expect(playing).to_have_count(3)
+    expect(finished).to_have_count(2)
+    links = [el.get_attribute("href") for el in (*playing.all(), *finished.all())]
+    assert sorted(links) == sorted(opened)
+    expect(page.get_by_role("button", name="Forget my games on this phone")).to_be_visible()
+
+
+def not_found(path: str, heading: str) -> Callable[[Page, World], None]:
+    """A page that finds nothing: it answers 404 and says so under this heading."""
+
+    def visit(page: Page, world: World) -> None:
+        count_from_here(page)
+        response = page.goto(page.base + path.format(w=world))
+        assert response is not None and response.status == 404, response
+        expect(page.get_by_role("heading", level=1)).to_have_text(heading)
+        page.wait_for_load_state("networkidle")
+
+    return visit
+
+
 def refused_sign_in(page: Page, world: World) -> None:
     """A wrong password: the form comes back saying so."""
     page.goto(page.base + "/login")
@@ -272,30 +318,33 @@ def refused_sign_in(page: Page, world: World) -> None:
 
 
 C = f"/clubs/{DEMO_SLUG}"
+NOT_FOUND = "Not found"
+MOVED = "Games now open with their private link"
 NEW_GAME_RULES = ("classic", "club", "cutthroat", "casual")
 PAGES: dict[str, Callable] = {
     "home": plain("/"),
     "home-organiser": as_organiser("/"),
+    "home-my-games": my_games,
     "choose-rules": plain("/games/new"),
     # Classic: partnerships; club: individuals; cutthroat: melds left open go across.
     **{f"new-game-{key}": plain(f"/games/new?ruleset={key}") for key in NEW_GAME_RULES},
     "new-game-refused": refused_game,
-    "scoreboard-empty": plain("/games/{w.empty}"),
-    "scoreboard-mid-game": plain("/games/{w.playing}"),
-    "scoreboard-finished": plain("/games/{w.finished}"),
+    "scoreboard-empty": plain("{w.empty}"),
+    "scoreboard-mid-game": plain("{w.playing}"),
+    "scoreboard-finished": plain("{w.finished}"),
     "deal-entry": deal_with_counter,
-    "deal-entry-open-books": plain("/games/{w.cutthroat}/deals/new"),
-    "deal-correction": plain("/games/{w.playing}/deals/2/edit"),
-    "deal-entry-six-sides": plain("/games/{w.six_playing}/deals/new"),
-    "deal-correction-six-sides": plain("/games/{w.six_playing}/deals/1/edit"),
-    "scoreboard-six-sides": plain("/games/{w.six_finished}"),
+    "deal-entry-open-books": plain("{w.cutthroat}/deals/new"),
+    "deal-correction": plain("{w.playing}/deals/2/edit"),
+    "deal-entry-six-sides": plain("{w.six_playing}/deals/new"),
+    "deal-correction-six-sides": plain("{w.six_playing}/deals/1/edit"),
+    "scoreboard-six-sides": plain("{w.six_finished}"),
     "deal-refused": refused_deal,
     "deal-conflict": conflict,
     "deal-saved-meanwhile": saved_meanwhile,
     "rule-cards": plain("/rules"),
     "rule-card": plain("/rules/classic"),
     "rule-card-open-books": plain("/rules/cutthroat"),
-    "rule-card-of-a-game": plain("/games/{w.playing}/rules"),
+    "rule-card-of-a-game": plain("{w.playing}/rules"),
     "clubs": plain("/clubs"),
     "clubs-organiser": as_organiser("/clubs"),
     "sign-up": plain("/signup"),
@@ -318,11 +367,14 @@ PAGES: dict[str, Callable] = {
     "club-game-choose-rules": as_organiser(C + "/games/new"),
     "club-game-new": as_organiser(C + "/games/new?ruleset=club"),
     "club-game-new-partners": as_organiser(C + "/games/new?ruleset=classic"),
-    "club-scoreboard-playing": as_organiser("/games/{w.club_playing}"),
-    "club-scoreboard-finished": as_organiser("/games/{w.club_finished}"),
+    "club-scoreboard-playing": as_organiser("{w.club_playing}"),
+    "club-scoreboard-finished": as_organiser("{w.club_finished}"),
     "offline": plain("/offline"),
-    "not-found": plain("/no/such/page"),
-    "game-not-found": plain("/games/999999"),
+    "not-found": not_found("/no/such/page", NOT_FOUND),
+    # A link no game has (well formed, 22 characters), and an address from before private links.
+    "game-not-found": not_found("/t/" + "x" * 22, NOT_FOUND),
+    "game-old-address": not_found("/games/{w.playing_id}", MOVED),
+    "game-old-address-deal-form": not_found("/games/{w.playing_id}/deals/new", MOVED),
 }
 NEEDS_APP = {conflict, saved_meanwhile, table_link}
 
@@ -497,6 +549,7 @@ def assert_usable_at_large_text(page: Page, name: str) -> None:
 
 LARGE_TEXT_PAGES = (
     "home",
+    "home-my-games",
     "choose-rules",
     "new-game-classic",
     "deal-entry",

@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 
 from scorekeeper import accounts, clubs
 
-from .conftest import ARTIFACTS, start_game
+from .conftest import ARTIFACTS, GAME_LINK, start_game
 
 PASSWORD = "table-for-four"
 SLUG = "tuesday"
@@ -32,7 +32,7 @@ STEPPERS = {
     "down": "red threes laid down",
     "caught": "red threes caught",
 }
-SCOREBOARD = re.compile(r"/games/\d+#(totals|deal-\d+)$")
+SCOREBOARD = re.compile(GAME_LINK + r"#(totals|deal-\d+)$")
 
 
 def shot(page, name: str) -> None:
@@ -197,7 +197,7 @@ def test_a_club_game_corrected_after_the_end(phone, app):
     # 650 + 6,700 = 7,350; 7,350 + 450 = 7,800; 7,800 + 1,220 = 9,020 > Ann & Bob's 7,975.
     page.locator("#deal-2 summary").click()
     page.get_by_role("link", name="Correct deal 2").click()
-    expect(page).to_have_url(re.compile(r"/games/\d+/deals/2/edit$"))
+    expect(page).to_have_url(re.compile(GAME_LINK + r"/deals/2/edit$"))
     expect(page.locator("h1")).to_have_text("Correct deal 2")
     # The page is filled with what was saved; minimums are those deal 2 was played with.
     assert page.input_value("#s1-books-wild") == "1"
@@ -351,7 +351,7 @@ def test_a_refused_correction_keeps_what_was_typed(phone):
 
     # Nothing changed: the scoreboard still has deal 1 as first saved.
     page.get_by_role("link", name="Scoreboard").click()
-    expect(page).to_have_url(re.compile(r"/games/\d+$"))
+    expect(page).to_have_url(re.compile(GAME_LINK + "$"))
     assert [t.split()[-1] for t in page.locator(".side .total").all_inner_texts()] == [
         "3,500",
         "650",

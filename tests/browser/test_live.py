@@ -11,7 +11,6 @@ with no internet behind it.
 from __future__ import annotations
 
 import os
-import re
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -19,9 +18,9 @@ from playwright.sync_api import expect
 from sqlalchemy import func, select
 
 from scorekeeper.db import db
-from scorekeeper.models import Deal
+from scorekeeper.models import Deal, Game
 
-from .conftest import ARTIFACTS, check_axe, open_phone, start_game
+from .conftest import ARTIFACTS, check_axe, game_link, open_phone, start_game
 
 # Within 2 seconds of the save, every other phone shows it (the issue's promise).
 IN_STEP_MS = 2000
@@ -53,14 +52,22 @@ def second_phone(browser, page):
     return open_phone(browser, page.device, page.base)
 
 
-def deals_saved(app, game_id: int) -> int:
+def deals_saved(app, link: str) -> int:
+    """How many deals the game at this link (`/t/<secret>`) has saved."""
     with app.app_context():
-        query = select(func.count(Deal.id)).where(Deal.game_id == game_id)
+        query = (
+            select(func.count(Deal.id))
+            .join(Game, Game.id == Deal.game_id)
+            .where(Game.secret == link.removeprefix("/t/"))
+        )
         return db.session.execute(query).scalar_one()
 
 
-def game_id(page) -> int:
-    return int(re.search(r"/games/(\d+)", page.url).group(1))
+def game_id(app, link: str) -> int:
+    """The id of the game at this link (`/t/<secret>`)."""
+    with app.app_context():
+        query = select(Game.id).where(Game.secret == link.removeprefix("/t/"))
+        return db.session.execute(query).scalar_one()
 
 
 def enter_deal(page, melded: tuple[str, str], went_out: int = 0) -> None:
@@ -80,16 +87,16 @@ def serve_worker(page) -> None:
     expect(page.locator("main")).to_be_visible()
 
 
-def game_opened_with_signal(page) -> int:
-    """Start a game and open its scoreboard with the worker in charge; returns the game's id."""
+def game_opened_with_signal(page) -> str:
+    """Start a game and open its scoreboard with the worker in charge; returns its link."""
     # From then on the phone keeps the scoreboard, and the worker fetches its deal form and
     # rule card.
     start_game(page)
-    game = game_id(page)
+    game = game_link(page)
     serve_worker(page)
-    page.goto(f"{page.base}/games/{game}")
+    page.goto(f"{page.base}{game}")
     serve_worker(page)
-    for path in (f"/games/{game}", f"/games/{game}/deals/new", f"/games/{game}/rules"):
+    for path in (game, f"{game}/deals/new", f"{game}/rules"):
         kept_on_phone(page, path)
     return game
 
@@ -111,14 +118,14 @@ def kept_on_phone(page, path: str) -> None:
 def test_a_deal_saved_on_one_phone_shows_on_the_other(phone, browser, app):
     scorer = phone
     start_game(scorer)
-    game = game_id(scorer)
+    game = game_link(scorer)
     watcher = second_phone(browser, scorer)
     try:
-        watcher.goto(f"{scorer.base}/games/{game}")
+        watcher.goto(f"{scorer.base}{game}")
         expect(watcher.get_by_text("No deal entered yet.")).to_be_visible()
 
         # The scorer opens the deal form and says who they are: the table sees it.
-        scorer.goto(f"{scorer.base}/games/{game}/deals/new")
+        scorer.goto(f"{scorer.base}{game}/deals/new")
         scorer.get_by_text("Other phones see you as").click()
         scorer.get_by_label("Your name, shown to the table").fill("Ann")
         scorer.get_by_label("Your name, shown to the table").press("Enter")
@@ -135,7 +142,7 @@ def test_a_deal_saved_on_one_phone_shows_on_the_other(phone, browser, app):
         expect(watcher.get_by_role("link", name="Enter deal 2")).to_be_visible()
 
         # A correction shows too: Cat & Dan had melded 230, not 130.
-        scorer.goto(f"{scorer.base}/games/{game}/deals/1/edit")
+        scorer.goto(f"{scorer.base}{game}/deals/1/edit")
         scorer.fill("#s1-melded_points", "230")
         scorer.get_by_role("button", name="Save correction").tap()
         expect(scorer.get_by_text("Deal 1 corrected")).to_be_visible()
@@ -205,7 +212,7 @@ def test_a_deal_saved_meanwhile_is_shown_to_resolve(phone, browser, app):
     # Meanwhile another phone, with signal, enters deal 1.
     other = second_phone(browser, page)
     try:
-        other.goto(f"{page.base}/games/{game}/deals/new")
+        other.goto(f"{page.base}{game}/deals/new")
         enter_deal(other, ("300", "300"), went_out=1)
         other.get_by_role("button", name="Save deal 1").tap()
         expect(other.get_by_text("Deal 1 saved.")).to_be_visible()
@@ -288,7 +295,7 @@ def test_a_page_shown_from_the_phone_says_no_signal_at_once(phone):
     try:
         # After the worker's 4 seconds of patience, the phone's copy. The page's own live poll
         # hangs too, so the note can only come from the worker marking what it served.
-        page.goto(f"{page.base}/games/{game}", timeout=15_000)
+        page.goto(f"{page.base}{game}", timeout=15_000)
         note = page.get_by_text("No signal.")
         expect(note).to_be_visible()
         expect(page.get_by_role("link", name="Enter deal 1")).to_be_visible()
@@ -305,19 +312,21 @@ def test_a_page_shown_from_the_phone_says_no_signal_at_once(phone):
     expect(note).to_be_hidden(timeout=IN_STEP_MS + 1000)
 
 
-def test_kept_pages_open_with_no_signal(phone):
+def test_kept_pages_open_with_no_signal(phone, app):
     page = phone
     # The worker keeps the game's rule card and deal form without anyone opening them.
     game = game_opened_with_signal(page)
 
     no_signal(page.context)
-    page.goto(f"{page.base}/games/{game}/rules")
+    page.goto(f"{page.base}{game}/rules")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Classic")
     page.goto(f"{page.base}/rules")
     expect(page.get_by_role("heading", level=1)).to_be_visible()
     page.goto(f"{page.base}/clubs/new")  # never opened here
     expect(page.get_by_role("heading", name="No signal")).to_be_visible()
-    expect(page.get_by_role("link", name=f"Game {game}")).to_be_visible()
+    # The kept game is named by its scoreboard's title (its address is only its secret).
+    name = f"Game {game_id(app, game)}: Ann & Bob v Cat & Dan"
+    expect(page.get_by_role("link", name=name, exact=True)).to_have_attribute("href", game)
 
 
 @pytest.fixture(autouse=True)

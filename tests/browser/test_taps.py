@@ -13,7 +13,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import ARTIFACTS, start_game
+from .conftest import ARTIFACTS, GAME_LINK, start_game
 
 MOST_ACTIONS = 20
 
@@ -81,7 +81,7 @@ def test_a_typical_deal_takes_twenty_taps_or_fewer(phone):
 
     # Ann & Bob: 2×500 + 2×300 + 1×1,500 + 1 red three 100 + 100 out + 320 melded = 3,620.
     # Cat & Dan: 1×500 + 240 melded − 85 left = 655.
-    expect(page).to_have_url(re.compile(r"/games/\d+#totals$"))
+    expect(page).to_have_url(re.compile(GAME_LINK + "#totals$"))
     totals = page.locator(".side .total").all_inner_texts()
     assert [t.split()[-1] for t in totals] == ["3,620", "655"]
     deal = " ".join(page.locator("#deal-1 summary").inner_text().split())

@@ -1,6 +1,9 @@
 """Helpers for the reliability tests: gunicorn on a SQLite file, a stdlib HTTP client, load.
 
 Everything listens on and talks to 127.0.0.1 only; every loop is bounded in count and time.
+Every request about a game carries its secret (the `X-Game-Key` header, or the `/t/<secret>`
+page path): a wrong one is a miss, and 20 misses from 127.0.0.1 would make the app refuse every
+game link with 429, so no load request ever sends a wrong one.
 """
 
 from __future__ import annotations
@@ -87,10 +90,36 @@ def call(
         conn.close()
 
 
-def new_game(port: int) -> int:
+@dataclass(frozen=True)
+class Game:
+    """A game started through the API: its id, and the secret every request about it needs."""
+
+    id: int
+    secret: str
+
+    @property
+    def api(self) -> str:
+        """The game's JSON address (it opens only with `headers`)."""
+        return f"/api/v1/games/{self.id}"
+
+    @property
+    def page(self) -> str:
+        """The game's private link, as a path: its scoreboard page."""
+        return f"/t/{self.secret}"
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The header the API needs for this game."""
+        return {"X-Game-Key": self.secret}
+
+
+def new_game(port: int) -> Game:
     reply = call(port, "POST", "/api/v1/games", json_body=NEW_GAME)
     assert reply.status == 201, reply.text
-    return reply.json()["id"]
+    started = reply.json()
+    game = Game(started["id"], started["key"])
+    assert started["url"] == game.page, started
+    return game
 
 
 def new_key(prefix: str) -> str:
@@ -257,7 +286,7 @@ class Sample:
     status: int | None = None
     error: str | None = None
     key: str | None = None
-    game: int | None = None
+    game: Game | None = None
     body: bytes = b""
 
 
@@ -303,7 +332,7 @@ class Load:
 
 def run_load(
     port: int,
-    games: list[int],
+    games: list[Game],
     *,
     writers: int,
     readers: int,
@@ -325,15 +354,17 @@ def run_load(
         with lock:
             load.samples.append(sample)
 
-    def read(game: int, path: str) -> None:
+    def read(game: Game, path: str) -> None:
         t0 = time.monotonic()
         sample = Sample("read", path, t0, 0.0, game=game)
         try:
-            reply = call(port, "GET", path)
+            # The page opens by its path, as a phone opens it; the API by the header.
+            api = path.startswith("/api/")
+            reply = call(port, "GET", path, headers=game.headers if api else None)
             sample.status = reply.status
             if reply.status >= 300 or b"database is locked" in reply.body:
                 sample.body = reply.body
-            elif path.startswith("/api/"):
+            elif api:
                 # One consistent snapshot: every total is 50 for each deal it shows.
                 state = reply.json()
                 totals = [side["total"] for side in state["sides"]]
@@ -350,16 +381,16 @@ def run_load(
         for n in range(max_requests):
             if stop.is_set() or time.monotonic() >= deadline_box[0]:
                 return
-            key = new_key(f"g{game}.w{index}.{n}")
+            key = new_key(f"g{game.id}.w{index}.{n}")
             t0 = time.monotonic()
-            sample = Sample("write", f"/api/v1/games/{game}/deals", t0, 0.0, key=key, game=game)
+            sample = Sample("write", f"{game.api}/deals", t0, 0.0, key=key, game=game)
             try:
                 reply = call(
                     port,
                     "POST",
                     sample.path,
                     json_body=DEAL,
-                    headers={"Idempotency-Key": key},
+                    headers={**game.headers, "Idempotency-Key": key},
                 )
                 sample.status = reply.status
                 if reply.status != 201 or b"database is locked" in reply.body:
@@ -375,7 +406,7 @@ def run_load(
             if stop.is_set() or time.monotonic() >= deadline_box[0]:
                 return
             game = games[(index + n) % len(games)]
-            read(game, f"/api/v1/games/{game}" if n % 2 == 0 else f"/games/{game}")
+            read(game, game.api if n % 2 == 0 else game.page)
 
     threads = [threading.Thread(target=writer, args=(i,), daemon=True) for i in range(writers)]
     threads += [threading.Thread(target=reader, args=(i,), daemon=True) for i in range(readers)]

@@ -10,7 +10,7 @@ import uuid
 import pytest
 from werkzeug.serving import make_server
 
-from ._server import DEAL, Gunicorn, Reply, call, form_fields, new_game, new_key
+from ._server import DEAL, Game, Gunicorn, Reply, call, form_fields, new_game, new_key
 
 AT_ONCE = 10
 
@@ -68,8 +68,8 @@ def at_once(send, count: int = AT_ONCE) -> list[Reply | BaseException]:
     return replies
 
 
-def state(port: int, game: int) -> dict:
-    reply = call(port, "GET", f"/api/v1/games/{game}")
+def state(port: int, game: Game) -> dict:
+    reply = call(port, "GET", game.api, headers=game.headers)
     assert reply.status == 200
     return reply.json()
 
@@ -82,9 +82,9 @@ def scores(north: int, south: int) -> list[dict]:
     return [{"melded_points": north}, {"melded_points": south}]
 
 
-def post_deal(port: int, game: int, key: str | None = None) -> Reply:
-    headers = {"Idempotency-Key": key} if key else {}
-    return call(port, "POST", f"/api/v1/games/{game}/deals", json_body=DEAL, headers=headers)
+def post_deal(port: int, game: Game, key: str | None = None) -> Reply:
+    headers = {**game.headers, **({"Idempotency-Key": key} if key else {})}
+    return call(port, "POST", f"{game.api}/deals", json_body=DEAL, headers=headers)
 
 
 # Stale corrections
@@ -94,10 +94,12 @@ def test_stale_api_correction_is_409_and_overwrites_nothing(live_port):
     game = new_game(live_port)
     assert post_deal(live_port, game).status == 201
     version = state(live_port, game)["deals"][0]["version"]
-    put = f"/api/v1/games/{game}/deals/1"
+    put = f"{game.api}/deals/1"
+    mine = {"scores": scores(120, 80), "version": version}
+    theirs = {"scores": scores(70, 60), "version": version}
 
-    first = call(live_port, "PUT", put, json_body={"scores": scores(120, 80), "version": version})
-    second = call(live_port, "PUT", put, json_body={"scores": scores(70, 60), "version": version})
+    first = call(live_port, "PUT", put, json_body=mine, headers=game.headers)
+    second = call(live_port, "PUT", put, json_body=theirs, headers=game.headers)
 
     assert first.status == 200, first.text
     assert second.status == 409, second.text
@@ -117,8 +119,9 @@ def test_concurrent_api_corrections_of_one_version_one_wins(port):
         lambda i: call(
             port,
             "PUT",
-            f"/api/v1/games/{game}/deals/1",
+            f"{game.api}/deals/1",
             json_body={"scores": scores(100 + 10 * i, 60), "version": version},
+            headers=game.headers,
         )
     )
 
@@ -133,7 +136,7 @@ def test_concurrent_api_corrections_of_one_version_one_wins(port):
 def test_stale_page_correction_gets_the_conflict_page_and_keeps_the_first(live_port):
     game = new_game(live_port)
     assert post_deal(live_port, game).status == 201
-    edit = f"/games/{game}/deals/1/edit"
+    edit = f"{game.page}/deals/1/edit"
     # Two phones open the correction form of the same deal.
     phone_a = form_fields(call(live_port, "GET", edit).text, edit)
     phone_b = form_fields(call(live_port, "GET", edit).text, edit)
@@ -179,7 +182,7 @@ def test_same_idempotency_key_ten_at_once_records_one_deal(port):
 
 def test_page_form_sent_ten_times_at_once_records_one_deal(live_port):
     game = new_game(live_port)
-    new = f"/games/{game}/deals/new"
+    new = f"{game.page}/deals/new"
     fields = form_fields(call(live_port, "GET", new).text, new)
     assert len(fields.get("idempotency_key", "")) == 32, "the form carries no idempotency key"
     fields.update({"s0-melded_points": "50", "s1-melded_points": "50"})
@@ -188,7 +191,7 @@ def test_page_form_sent_ten_times_at_once_records_one_deal(live_port):
 
     assert all(isinstance(r, Reply) for r in replies), replies
     assert [r.status for r in replies] == [302] * AT_ONCE, [r.text[:300] for r in replies]
-    assert all(r.headers["location"].endswith(f"/games/{game}#totals") for r in replies)
+    assert all(r.headers["location"].endswith(f"{game.page}#totals") for r in replies)
     now = state(live_port, game)
     assert len(now["deals"]) == 1
     assert [s["total"] for s in now["sides"]] == [50, 50]
@@ -201,7 +204,7 @@ def test_page_form_key_is_not_shared_between_forms(live_port):
     and, sent again from that page, is saved as deal 2.
     """
     game = new_game(live_port)
-    new = f"/games/{game}/deals/new"
+    new = f"{game.page}/deals/new"
     a = form_fields(call(live_port, "GET", new).text, new)
     b = form_fields(call(live_port, "GET", new).text, new)
     assert a["idempotency_key"] != b["idempotency_key"]

@@ -71,16 +71,16 @@ def test_sigkill_mid_load_loses_no_acknowledged_deal(tmp_path):
         assert stored["integrity"] == ["ok"]
         counts = {}
         for game in games:
-            rows = stored["deals"].get(game, [])
+            rows = stored["deals"].get(game.id, [])
             keys = Counter(key for _, _, key in rows)
             mine = {s.key for s in acked if s.game == game}
-            assert mine <= set(keys), f"game {game} lost acknowledged deals: {mine - set(keys)}"
+            assert mine <= set(keys), f"game {game.id} lost acknowledged deals: {mine - set(keys)}"
             assert set(keys) <= attempted and max(keys.values(), default=1) == 1
             assert [number for number, _, _ in rows] == list(range(1, len(rows) + 1))
-            n = counts[game] = len(rows)
-            assert stored["scores"].get(game, (0, 0)) == (2 * n, 100 * n)
-        for game, _, final_total, deals_played in stored["sides"]:
-            assert (final_total, deals_played) == (50 * counts[game], counts[game])
+            n = counts[game.id] = len(rows)
+            assert stored["scores"].get(game.id, (0, 0)) == (2 * n, 100 * n)
+        for game_id, _, final_total, deals_played in stored["sides"]:
+            assert (final_total, deals_played) == (50 * counts[game_id], counts[game_id])
         print(
             f"  acknowledged {len(acked)} deals, stored {sum(counts.values())} "
             f"(in-flight writes may land too); integrity_check ok"
@@ -89,26 +89,27 @@ def test_sigkill_mid_load_loses_no_acknowledged_deal(tmp_path):
         # The app starts again on the same file and carries on.
         again.start()
         for game in games:
-            state = call(again.port, "GET", f"/api/v1/games/{game}").json()
-            assert len(state["deals"]) == counts[game]
-            assert [side["total"] for side in state["sides"]] == [50 * counts[game]] * 2
+            state = call(again.port, "GET", game.api, headers=game.headers).json()
+            assert len(state["deals"]) == counts[game.id]
+            assert [side["total"] for side in state["sides"]] == [50 * counts[game.id]] * 2
         # The writes lost at the kill, sent again with their keys: each lands once at most.
         lost = [s for s in result.of("write") if s.status != 201]
         replays = 0
         for sample in lost:
+            assert sample.game is not None and sample.key is not None
             reply = call(
                 again.port,
                 "POST",
                 sample.path,
                 json_body=DEAL,
-                headers={"Idempotency-Key": sample.key},
+                headers={**sample.game.headers, "Idempotency-Key": sample.key},
             )
             assert reply.status == 201, reply.text
             replays += reply.headers.get("idempotent-replayed") == "true"
         # Those that had landed before the kill are replayed, not saved twice.
         assert replays == sum(counts.values()) - len(acked)
         for game in games:
-            state = call(again.port, "GET", f"/api/v1/games/{game}").json()
+            state = call(again.port, "GET", game.api, headers=game.headers).json()
             tried = {s.key for s in result.of("write") if s.game == game}
             assert len(state["deals"]) == len(tried)  # each key tried is one deal, no more
             assert [side["total"] for side in state["sides"]] == [50 * len(state["deals"])] * 2

@@ -47,7 +47,7 @@ def test_fifty_clients_no_errors_and_every_acknowledged_deal_once(server):
 
     # Through the API: each game holds exactly its acknowledged deals, totals consistent.
     for game in games:
-        state = call(server.port, "GET", f"/api/v1/games/{game}").json()
+        state = call(server.port, "GET", game.api, headers=game.headers).json()
         n = per_game[game]
         assert [d["number"] for d in state["deals"]] == list(range(1, n + 1))
         assert all(d["version"] == 1 for d in state["deals"])
@@ -57,11 +57,12 @@ def test_fifty_clients_no_errors_and_every_acknowledged_deal_once(server):
     stored = read_db(server.db_path)
     assert stored["integrity"] == ["ok"]
     for game in games:
-        stored_keys = Counter(key for _, _, key in stored["deals"][game])
+        stored_keys = Counter(key for _, _, key in stored["deals"][game.id])
         assert stored_keys == Counter(s.key for s in acked if s.game == game)
-        assert stored["scores"][game] == (2 * per_game[game], 100 * per_game[game])
-    for game, _, final_total, deals_played in stored["sides"]:
-        assert (final_total, deals_played) == (50 * per_game[game], per_game[game])
+        assert stored["scores"][game.id] == (2 * per_game[game], 100 * per_game[game])
+    played = {game.id: per_game[game] for game in games}
+    for game_id, _, final_total, deals_played in stored["sides"]:
+        assert (final_total, deals_played) == (50 * played[game_id], played[game_id])
 
     # A few keys sent again: replayed, and not one deal more.
     for game in games[:5]:
@@ -70,9 +71,9 @@ def test_fifty_clients_no_errors_and_every_acknowledged_deal_once(server):
             reply = call(
                 server.port,
                 "POST",
-                f"/api/v1/games/{game}/deals",
+                f"{game.api}/deals",
                 json_body=DEAL,
-                headers={"Idempotency-Key": sample.key},
+                headers={**game.headers, "Idempotency-Key": sample.key},
             )
             assert reply.status == 201, reply.text
             assert reply.headers.get("idempotent-replayed") == "true"
