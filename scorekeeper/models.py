@@ -58,6 +58,8 @@ class Organiser(UserMixin, db.Model):
     username: Mapped[str] = mapped_column(String(MAX_NAME), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    # Raised at sign-out: every session cookie made before it stops working, on every phone.
+    session_generation: Mapped[int] = mapped_column(default=0)
 
     clubs: Mapped[list[Club]] = relationship(
         secondary=club_organiser, back_populates="organisers", order_by="Club.name"
@@ -236,6 +238,8 @@ class Deal(db.Model):
     number: Mapped[int]
     version: Mapped[int] = mapped_column(default=1)
     idempotency_key: Mapped[str | None] = mapped_column(String(64))
+    # A hash of what was sent with that key: the same key with other figures is refused.
+    request_hash: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=_now, onupdate=_now
