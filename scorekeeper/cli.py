@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
@@ -34,6 +35,13 @@ def register(app: Flask) -> None:
         target = Path(path)
         if target.resolve() == Path(url.database).resolve():
             raise click.ClickException("The backup must go to another file.")
+        # The copy holds password hashes and every game's secret: owner-only (0600) from its
+        # first byte, whatever the umask, and emptied if the file was already there.
+        try:
+            os.close(os.open(target, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600))
+            target.chmod(0o600)
+        except OSError as exc:
+            raise click.ClickException(f"Cannot write the backup to {target}: {exc}") from exc
         source = sqlite3.connect(f"file:{url.database}?mode=ro", uri=True)
         copy = sqlite3.connect(target)
         try:
@@ -106,6 +114,15 @@ def register(app: Flask) -> None:
         from .accounts import AccountRefused
         from .clubs import ClubRefused
         from .demo import ORGANISER, PASSWORD, fill_demo, finished_games
+        from .security import in_production
+
+        if in_production():
+            # Its organiser's password is published: on a real server anyone could sign in.
+            raise click.ClickException(
+                "The demo club is not made in production (SCOREKEEPER_ENV=production): its "
+                "organiser's password is published, so anyone could sign in as them. "
+                "Fill a demo on a server run without SCOREKEEPER_ENV=production."
+            )
 
         def report(done: int, total: int) -> None:
             if done % 1000 == 0 or done == total:

@@ -1,6 +1,11 @@
 """The database handle, shared by the models and the app factory, and SQLite done right."""
 
-from flask import g, has_request_context, request
+import logging
+import os
+import stat
+from pathlib import Path
+
+from flask import current_app, g, has_app_context, has_request_context, request
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import Engine, event
@@ -17,6 +22,14 @@ db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 
 READS = ("GET", "HEAD", "OPTIONS")
+# The database holds password hashes and every game's secret: its owner alone may read it.
+PRIVATE_FILE = 0o600
+# Group and others: what is taken away from the files and folder already there.
+OTHERS = 0o077
+# The files SQLite keeps beside the database (write-ahead log, shared memory, rollback journal).
+SIDE_FILES = ("-wal", "-shm", "-journal")
+
+log = logging.getLogger(__name__)
 
 
 def configure_sqlite(engine: Engine) -> None:
@@ -26,6 +39,7 @@ def configure_sqlite(engine: Engine) -> None:
     fail with "database is locked" when another writer got there between its read and its
     write; taking the write lock at BEGIN makes writers queue for it instead.
     """
+    keep_private(engine)
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection, _record) -> None:
@@ -48,3 +62,41 @@ def configure_sqlite(engine: Engine) -> None:
     def _commit(connection) -> None:
         if has_request_context():
             g.committed = True
+
+
+def keep_private(engine: Engine) -> None:
+    """The SQLite file and the files beside it owner-only (0600), the instance folder 0700.
+
+    The file is made 0600 before SQLite first opens it, whatever the umask: SQLite gives the
+    -wal and -shm it creates later the database file's own mode. A file made before this (0644
+    under a usual umask) is closed to others here, at start. No umask is touched: it is the
+    whole process's, and other threads may be making files meanwhile.
+    """
+    name = engine.url.database
+    if not name or name == ":memory:" or name.startswith("file:"):
+        return  # in memory, or a URI the operator spelled out: nothing of ours to guard
+    path = Path(name).resolve()
+    if not path.parent.is_dir():
+        return  # SQLite refuses it at the first connection, as it always has
+    if has_app_context() and path.parent == Path(current_app.instance_path).resolve():
+        _restrict(path.parent)  # the folder the app made for itself
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, PRIVATE_FILE))
+    for each in (path, *(path.with_name(path.name + suffix) for suffix in SIDE_FILES)):
+        if each.exists():
+            _restrict(each)
+
+
+def _restrict(path: Path) -> None:
+    """Take away what group and others may do (0644 to 0600, 0755 to 0700), nothing more.
+
+    Only taking away: a file its owner made read-only stays read-only. A file not ours is
+    left as it is, with a warning, rather than stopping the app.
+    """
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if not mode & OTHERS:
+        return
+    try:
+        path.chmod(mode & ~OTHERS)
+    except PermissionError:
+        log.warning("Could not make %s private (mode %o): its owner should.", path, mode)

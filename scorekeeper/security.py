@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 
 # No inline script or style anywhere: everything comes from /static on this host.
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -29,6 +29,12 @@ HEADERS = {
     "X-Frame-Options": "DENY",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
+# Production only: over plain HTTP on a laptop it would lock localhost out of HTTP for a year.
+STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains"
+# What no cache may keep, the phone's service worker included (static/sw.js honours it):
+# organiser-only pages (web/clubs.py marks them), every CSV export, the sign-in forms.
+NO_STORE = "no-store"
+NEVER_KEPT_BLUEPRINTS = ("accounts",)
 
 
 class MissingSecretKey(RuntimeError):
@@ -69,8 +75,15 @@ def configure(app: Flask) -> None:
         REMEMBER_COOKIE_SAMESITE="Lax",
     )
 
+    # Decided once, at start, like the cookie settings above.
+    production = in_production()
+
     @app.after_request
     def add_headers(response: Response) -> Response:
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
+        if production:
+            response.headers["Strict-Transport-Security"] = STRICT_TRANSPORT_SECURITY
+        if response.mimetype == "text/csv" or request.blueprint in NEVER_KEPT_BLUEPRINTS:
+            response.headers["Cache-Control"] = NO_STORE
         return response

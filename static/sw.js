@@ -17,8 +17,14 @@ const PATIENCE_MS = 4000;
 // A game's pages live under its private link, /t/ and the game's 22-character secret.
 const DEAL_FORM = /^\/t\/([\w-]{22})\/deals\/(?:new|\d+\/edit)$/;
 const KEEPABLE = /^\/(t\/[\w-]{22}(\/deals\/new|\/rules)?|rules(\/[\w-]+)?)?$/;
-// Posts after which the phone forgets every page it kept: signing out, and forgetting its games.
-const FORGETTING = ["/logout", "/my-games/forget"];
+// Posts after which the phone forgets every page it kept: signing in (as anyone: another
+// organiser on the same phone must not find the last one's pages), signing out, and forgetting
+// its games.
+const FORGETTING = ["/login", "/signup", "/logout", "/my-games/forget"];
+// Kept by workers before no-store was honoured: organiser and private club pages among them.
+const CLUB_PAGES = /^\/clubs(\/|$)/;
+// The forgetting under way: a page kept meanwhile waits for it, so it is not forgotten too soon.
+let forgetting = Promise.resolve();
 const NEVER_KEPT = /^\/(api|login|logout|signup)\b|\/(live|entering|preview)$|\.csv$/;
 
 self.addEventListener("install", (event) => {
@@ -34,6 +40,7 @@ self.addEventListener("activate", (event) => {
       .then((names) =>
         Promise.all(names.filter((n) => ![SHELL, PAGES].includes(n)).map((n) => caches.delete(n))),
       )
+      .then(forgetClubPages)
       .then(() => self.clients.claim()),
   );
 });
@@ -43,9 +50,12 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.method === "POST") {
-    // Signing out of a shared phone, or forgetting its games, forgets the pages kept on it (the
-    // home page's list of games among them); deals waiting to send stay.
-    if (FORGETTING.includes(url.pathname)) event.waitUntil(caches.delete(PAGES));
+    // Signing in or out on a shared phone, or forgetting its games, forgets the pages kept on it
+    // (the home page's list of games among them); deals waiting to send stay.
+    if (FORGETTING.includes(url.pathname)) {
+      forgetting = caches.delete(PAGES);
+      event.waitUntil(forgetting);
+    }
     if (request.mode === "navigate" && DEAL_FORM.test(url.pathname)) {
       event.respondWith(sendOrKeep(request, url));
     }
@@ -107,7 +117,15 @@ async function fromPhone(response) {
 // A kept page is stored without its one-time messages ("Deal 3 saved.") and without its
 // idempotency key: app.js gives every form shown from the phone a fresh one, so two deals
 // entered on one kept form are two deals, not one sent twice.
+//
+// A page sent no-store (an organiser's page, a private club's: web/clubs.py) is never kept,
+// and any copy of it from before is dropped, so the phone never shows it with no signal.
 async function keepPage(address, response) {
+  await forgetting;
+  if (/(^|,)\s*no-store\s*(,|$)/i.test(response.headers.get("Cache-Control") || "")) {
+    await (await caches.open(PAGES)).delete(address, { ignoreSearch: true });
+    return;
+  }
   const type = response.headers.get("Content-Type") || "";
   if (!type.startsWith("text/html")) return;
   const html = (await response.text())
@@ -115,6 +133,15 @@ async function keepPage(address, response) {
     .replace(/(name="idempotency_key" type="hidden" value=")[0-9a-f]*"/, '$1"');
   const cache = await caches.open(PAGES);
   await cache.put(address, new Response(html, { headers: { "Content-Type": type } }));
+}
+
+// Club pages kept by a worker from before no-store was honoured: gone once, at activation.
+// A public club's pages are kept again the next time they are shown with signal.
+async function forgetClubPages() {
+  const cache = await caches.open(PAGES);
+  const kept = await cache.keys();
+  const clubs = kept.filter((request) => CLUB_PAGES.test(new URL(request.url).pathname));
+  await Promise.all(clubs.map((request) => cache.delete(request)));
 }
 
 async function keptPage(address) {

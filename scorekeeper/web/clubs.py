@@ -5,13 +5,24 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_login import login_required
 from markupsafe import Markup
 
 from .. import charts, clubs, csvfiles, csvimport
 from .. import standings as club_standings
 from ..models import Club
+from ..security import NO_STORE
 from .access import Level, club_level, code_matches, organiser, remember_table, require
 from .club_forms import (
     ActionForm,
@@ -34,7 +45,24 @@ def club_or_404(slug: str, needed: Level = Level.READ) -> tuple[Club, Level]:
     club = clubs.club_by_slug(slug)
     if club is None:
         abort(404)
-    return club, require(club, needed)
+    level = require(club, needed)
+    # Only what any stranger may read is fit to keep on a phone (see keep_only_public_pages).
+    g.public_club_page = club.standings_public and level < Level.ORGANISER
+    return club, level
+
+
+@bp.after_request
+def keep_only_public_pages(response: Response) -> Response:
+    """Organiser-only answers and a private club's pages go out no-store: no phone keeps them.
+
+    Closed unless a view said otherwise: a page that shows its club as any stranger sees a
+    public club may be kept; everything else here (settings, import, the clubs you run, a
+    private club's members and standings, any organiser's view) never outlives the session.
+    """
+    # Popped: two requests in one app context (a test's) must not share the mark.
+    if not g.pop("public_club_page", False):
+        response.headers["Cache-Control"] = NO_STORE
+    return response
 
 
 def filters(club: Club) -> tuple[StandingsFilter, club_standings.Filters]:
