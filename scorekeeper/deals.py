@@ -6,6 +6,8 @@ the outcome they get back into a page or an answer; neither checks anything itse
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,6 +24,7 @@ from .access import Level
 from .db import db
 from .models import Deal, DealScore, Game, Side
 from .rules import DealEntry, DealRefused, Progress, Refusal
+from .rules.game import DealLimitReached, deal_limit_reached
 
 # An idempotency key: a form's is 32 hex digits; an API client may choose its own.
 KEY = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
@@ -45,6 +48,23 @@ class AlreadySaved:
     """A submission whose idempotency key was recorded: that deal stands, nothing more saved."""
 
     deal: Deal
+
+
+@dataclass(frozen=True)
+class KeyReused:
+    """An idempotency key already recorded with other figures: nothing saved, nothing replayed."""
+
+    deal: Deal
+    key: str
+
+    @property
+    def message(self) -> str:
+        """In words for the person, or the client."""
+        return (
+            f"This Idempotency-Key was already used for different figures: it saved deal "
+            f"{self.deal.number}. Nothing was saved; send these figures with a new key if they "
+            "are another deal."
+        )
 
 
 @dataclass(frozen=True)
@@ -93,6 +113,13 @@ class Ended:
 
 
 @dataclass(frozen=True)
+class LimitReached:
+    """The game holds as many deals as its rules allow: no deal can be added (it is not over)."""
+
+    refusals: list[Refusal]
+
+
+@dataclass(frozen=True)
 class NotAllowed:
     """The visitor's level is below what the action needs."""
 
@@ -107,8 +134,17 @@ class NoSuchDeal:
 
 
 Outcome = (
-    Saved | AlreadySaved | SavedMeanwhile | ChangedMeanwhile | Refused | Ended | NotAllowed
-) | NoSuchDeal
+    Saved
+    | AlreadySaved
+    | KeyReused
+    | SavedMeanwhile
+    | ChangedMeanwhile
+    | Refused
+    | Ended
+    | LimitReached
+    | NotAllowed
+    | NoSuchDeal
+)
 
 
 # --- entering the next deal ----------------------------------------------------------------
@@ -130,31 +166,53 @@ def enter_deal(
         return NotAllowed(access.TO_ENTER)
     if key is not None and not KEY.fullmatch(key):
         return Refused([Refusal(None, "Idempotency-Key", KEY_HELP)])
+    sent = request_hash(scores) if key else None
     recorded = deal_with_key(game, key) if key else None
     if recorded is not None:
-        return AlreadySaved(recorded)
+        return _replayed(recorded, key, sent)
     so_far = games.progress_of(game)
     if opened_for is not None and opened_for != so_far.next_deal:
         return SavedMeanwhile(opened_for)
     if so_far.finished:
         return Ended([engine.game_over(games.sides_of(game), so_far)])
+    full = deal_limit_reached(games.rules_of(game), so_far)
+    if full is not None:
+        return LimitReached([full])
     try:
         entries = games.entries_from(scores, game)
         # Only the new deal is scored, on top of the game so far (usually replayed already).
         progress = engine.extend(
             games.rules_of(game), game.decks, games.sides_of(game), so_far, entries
         )
+    except DealLimitReached as exc:
+        return LimitReached(exc.refusals)
     except DealRefused as exc:
         return Refused(exc.refusals)
     try:
-        return Saved(_insert_deal(game, entries, progress, key))
+        return Saved(_insert_deal(game, entries, progress, key, sent))
     except IntegrityError:
         # Another request saved a deal meanwhile: the same submission, or another phone's.
         db.session.rollback()
         recorded = deal_with_key(game, key) if key else None
         if recorded is not None:
-            return AlreadySaved(recorded)
+            return _replayed(recorded, key, sent)
         return SavedMeanwhile(so_far.next_deal)
+
+
+def request_hash(scores: Any) -> str:
+    """The sha256 of the figures in one canonical form, kept beside the key they came with."""
+    # Sorted keys and no spaces: the same figures give the same hash however they were sent.
+    # `default=repr` so that no value a parser can produce makes the hash itself fail.
+    canonical = json.dumps(scores, sort_keys=True, separators=(",", ":"), default=repr)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _replayed(recorded: Deal, key: str | None, sent: str | None) -> AlreadySaved | KeyReused:
+    """A key seen before: the same figures again are a replay, other figures are refused."""
+    # A deal saved before hashes were kept (request_hash NULL) is replayed, as it always was.
+    if recorded.request_hash is None or recorded.request_hash == sent or key is None:
+        return AlreadySaved(recorded)
+    return KeyReused(recorded, key)
 
 
 def deal_with_key(game: Game, key: str) -> Deal | None:
@@ -164,7 +222,11 @@ def deal_with_key(game: Game, key: str) -> Deal | None:
 
 
 def _insert_deal(
-    game: Game, entries: Sequence[DealEntry], progress: Progress, key: str | None
+    game: Game,
+    entries: Sequence[DealEntry],
+    progress: Progress,
+    key: str | None,
+    sent: str | None = None,
 ) -> Deal:
     """Insert a new deal and its scores, keep each side's figures, commit.
 
@@ -174,7 +236,13 @@ def _insert_deal(
     """
     now = games.now()
     number = progress.next_deal - 1
-    row = {"game_id": game.id, "number": number, "version": 1, "idempotency_key": key}
+    row = {
+        "game_id": game.id,
+        "number": number,
+        "version": 1,
+        "idempotency_key": key,
+        "request_hash": sent,
+    }
     deal_id = db.session.execute(
         insert(Deal).values(**row, created_at=now, updated_at=now).returning(Deal.id)
     ).scalar_one()

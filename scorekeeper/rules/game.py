@@ -14,6 +14,10 @@ class GameOver(DealRefused):
     """A deal offered to a game that has already ended."""
 
 
+class DealLimitReached(DealRefused):
+    """A deal offered to a game that holds as many deals as its rules allow."""
+
+
 @dataclass(frozen=True)
 class DealResult:
     """One deal as played: each side's score, minimum, warnings and total after it."""
@@ -120,6 +124,9 @@ def extend(
     """`progress` with one more deal, without replaying the deals before it; or DealRefused."""
     if progress.finished:
         raise GameOver([game_over(sides, progress)])
+    full = deal_limit_reached(rules, progress)
+    if full is not None:
+        raise DealLimitReached([full])
     return _step(rules, decks, sides, progress, entries, None)
 
 
@@ -127,6 +134,22 @@ def game_over(sides: Sequence[Side], progress: Progress) -> Refusal:
     """Why a finished game takes no more deals: who won, after which deal."""
     ended = len(progress.deals)
     return _after_end(ended, ended + 1, None, sides, progress.winners)
+
+
+def deal_limit_reached(rules: RuleSet, progress: Progress) -> Refusal | None:
+    """Why a game that holds its rules' most deals takes no more; None while it has room.
+
+    Reaching the limit does not end the game: no rule of play ended it, so it has no winner.
+    """
+    if len(progress.deals) < rules.deal_limit:
+        return None
+    return Refusal(
+        None,
+        "deal",
+        f"This game has reached its limit of {rules.deal_limit:,} deals: no more deals can be "
+        "entered. It has not ended by its rules, so it has no winner; start a new game to play "
+        "on.",
+    )
 
 
 def _minimums(rules: RuleSet, number: int, totals: Sequence[int]) -> list[int]:

@@ -73,6 +73,7 @@ def knobs(rules: RuleSet) -> list[Knob]:
         found.append(Knob("end_after_deals", "Deals in a game", rules.end_after_deals, "Game"))
     if rules.target_score is not None:
         found.append(Knob("target_score", "Target score", rules.target_score, "Game"))
+    found.append(Knob("deal_limit", "Most deals a game holds", rules.deal_limit, "Game"))
     found.append(Knob("hand_size", "Cards in a hand", rules.hand_size, "Game"))
     found.append(Knob("foot_size", "Cards in a foot", rules.foot_size, "Game"))
     return found

@@ -10,7 +10,9 @@ from typing import Any
 from .terms import (
     BOOK_KINDS,
     CARD_CATEGORIES,
+    DEAL_LIMIT,
     EXTRA_BONUSES,
+    MAX_DEAL_LIMIT,
     MAX_DEALS,
     MAX_DECKS,
     MAX_RULE_NUMBER,
@@ -78,6 +80,8 @@ class RuleSet:
     open_books_to_other_team: bool = False
     open_melds: str = ""
     rulings: tuple[str, ...] = ()
+    # The most deals a game holds, whether or not it has ended by then.
+    deal_limit: int = DEAL_LIMIT
 
     def opening_minimum(self, deal_number: int, total: int) -> int:
         """The least a side's first meld must count in the given deal."""
@@ -135,6 +139,11 @@ class RuleSet:
                 errors.append(
                     f"Going out needs {needed} {kind} book(s), but no {kind} book is scored."
                 )
+        if self.end_after_deals is not None and self.end_after_deals > self.deal_limit:
+            errors.append(
+                f"A game of {self.end_after_deals} deals cannot be held to "
+                f"{self.deal_limit} deals: raise deal_limit or end the game sooner."
+            )
         starts = [start for start, _ in self.opening_minimums]
         if starts != sorted(set(starts)):
             errors.append("Opening minimums must be listed in rising order, each step once.")
@@ -183,6 +192,13 @@ def _set_optional(low: int, high: int):
     def setter(rules: RuleSet, name: str, value: Any) -> int | None:
         if value is None:
             return None
+        return _number(name, value, low=low, high=high)
+
+    return setter
+
+
+def _set_range(low: int, high: int):
+    def setter(rules: RuleSet, name: str, value: Any) -> int:
         return _number(name, value, low=low, high=high)
 
     return setter
@@ -278,6 +294,7 @@ _OVERRIDES = {
     "minimum_basis": _set_choice(MINIMUM_BASES),
     "opening_minimums": _set_minimums,
     "end_after_deals": _set_optional(1, MAX_DEALS),
+    "deal_limit": _set_range(1, MAX_DEAL_LIMIT),
     "target_score": _set_optional(1, 10 * MAX_RULE_NUMBER),
     "tie_rule": _set_choice(TIE_RULES),
     "hand_size": _set_number,

@@ -72,6 +72,13 @@ MAX_FIGURE = 1_000_000  # any one figure of a deal entry
 MAX_RULE_NUMBER = 100_000  # any one number of a house rule
 MAX_DECKS = 20
 MAX_DEALS = 50  # a game that ends after a number of deals
+# How many deals a game may hold at all, whatever its end: a game that never ends (all-zero
+# deals under a target score) must not grow until every request replaying it is slow.
+DEAL_LIMIT = 200
+# The most a house rule may raise that to.
+MAX_DEAL_LIMIT = 1_000
+# The JSON API lists a game's deals this many to an answer.
+DEALS_PER_PAGE = 100
 MAX_SIDES = 12
 MAX_PLAYERS_PER_SIDE = 6
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime
+from itertools import islice
 from typing import Any, NoReturn
 
 from flask import Blueprint, abort, jsonify, make_response, request, url_for
@@ -13,11 +14,19 @@ from .. import clubs, deals, games, links, standings
 from .. import rules as engine
 from ..models import Club, Game
 from ..rules import Progress, Refusal
+from ..rules.game import deal_limit_reached
+from ..rules.terms import DEALS_PER_PAGE
 from .access import Level, game_or_404, refuse, require, require_game
 from .invite import base_url
 from .openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+# A deal's figures nest four levels ({"scores": [{"books": {...}}]}): a body nesting far deeper
+# is no request of this API, and is refused before anything walks it.
+MAX_DEPTH = 32
+TOO_DEEP = f"The body nests too deeply: more than {MAX_DEPTH} levels of [ and {{."
+# A deal number, as the game JSON's deals_from takes it; longer is no deal any game holds.
+DEAL_NUMBER = re.compile(r"[0-9]{1,9}")
 
 
 def refused(refusals: list[Refusal], status: int = 422):
@@ -26,16 +35,54 @@ def refused(refusals: list[Refusal], status: int = 422):
 
 
 def body() -> dict[str, Any]:
-    """The request's JSON object; 415 if it is not JSON, 400 if it does not parse."""
+    """The request's JSON object; 415 if it is not JSON, 400 if it does not parse or nests deep."""
     if not request.is_json:
         abort(415)
     try:
         data = request.get_json()
+    except RecursionError:
+        # The parser recurses once per [ or {: thousands of them exhaust Python's stack.
+        _too_deep()
     except BadRequest:
         abort(400)
+    if _nests_deeper(data, MAX_DEPTH):
+        _too_deep()
     if not isinstance(data, dict):
         abort(400)
     return data
+
+
+def _nests_deeper(data: Any, limit: int) -> bool:
+    """Whether the parsed body nests more than `limit` levels (walked without recursion)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _too_deep() -> NoReturn:
+    """Stop with a 400 that says why the body was not read."""
+    abort(make_response(refused([Refusal(None, "body", TOO_DEEP)], 400)))
+
+
+def _deals_from() -> int:
+    """The first deal the game JSON lists (`?deals_from=`, 1 by default); 422 if not a number."""
+    raw = request.args.get("deals_from")
+    if raw is None:
+        return 1
+    if not DEAL_NUMBER.fullmatch(raw) or int(raw) < 1:
+        shown = raw if len(raw) <= 20 else raw[:17] + "..."
+        _reject("deals_from", f"deals_from must be a deal number from 1, not '{shown}'.")
+    return int(raw)
 
 
 @bp.get("/openapi.json")
@@ -127,7 +174,7 @@ def game(game_id: int):
     """The game's state."""
     game = game_or_404(game_id)
     require_game(game, Level.READ)
-    return jsonify(game_state(game))
+    return jsonify(game_state(game, deals_from=_deals_from()))
 
 
 @bp.post("/games/<int:game_id>/deals")
@@ -135,9 +182,10 @@ def add_deal(game_id: int):
     """Enter the next deal: 201, 422 naming each refused figure, or 409 if the game is over."""
     game = game_or_404(game_id)
     level = require_game(game, Level.READ)
+    start = _deals_from()  # read first: a bad one must not follow a deal that was saved
     scores = body().get("scores")
     key = request.headers.get("Idempotency-Key")
-    return _answer(game, level, deals.enter_deal(game, level, scores, key), 201)
+    return _answer(game, level, deals.enter_deal(game, level, scores, key), 201, start)
 
 
 @bp.put("/games/<int:game_id>/deals/<int:number>")
@@ -145,26 +193,31 @@ def correct_deal(game_id: int, number: int):
     """Correct a deal: 200 with everything after it recomputed, 409 if made from a stale copy."""
     game = game_or_404(game_id)
     level = require_game(game, Level.READ)
+    start = _deals_from()
     data = body()
     outcome = deals.correct_deal(game, level, number, data.get("scores"), data.get("version"))
-    return _answer(game, level, outcome, 200)
+    return _answer(game, level, outcome, 200, start)
 
 
-def _answer(game: Game, level: Level, outcome: deals.Outcome, saved_status: int):
+def _answer(
+    game: Game, level: Level, outcome: deals.Outcome, saved_status: int, deals_from: int = 1
+):
     """The JSON answer for what entering or correcting a deal came to."""
     match outcome:
         case deals.Saved():
-            return jsonify(game_state(game)), saved_status
+            return jsonify(game_state(game, deals_from=deals_from)), saved_status
         case deals.AlreadySaved():
             # The same key again: the deal it recorded stands, and the answer is the same.
-            response = jsonify(game_state(game))
+            response = jsonify(game_state(game, deals_from=deals_from))
             response.headers["Idempotent-Replayed"] = "true"
             return response, saved_status
+        case deals.KeyReused() as reused:
+            return refused([Refusal(None, "Idempotency-Key", reused.message)])
         case deals.SavedMeanwhile() as meanwhile:
             return refused([Refusal(None, "deal", meanwhile.message)], 409)
         case deals.ChangedMeanwhile() as changed:
             return refused([Refusal(None, "version", changed.message)], 409)
-        case deals.Ended(refusals):
+        case deals.Ended(refusals) | deals.LimitReached(refusals):
             return refused(refusals, 409)
         case deals.Refused(refusals):
             return refused(refusals)
@@ -173,9 +226,15 @@ def _answer(game: Game, level: Level, outcome: deals.Outcome, saved_status: int)
     abort(404)  # NoSuchDeal
 
 
-def game_state(game: Game, progress: Progress | None = None) -> dict[str, Any]:
-    """The game as the JSON API shows it."""
+def game_state(game: Game, progress: Progress | None = None, deals_from: int = 1) -> dict[str, Any]:
+    """The game as the JSON API shows it: its totals, and DEALS_PER_PAGE deals from `deals_from`."""
     progress = progress or games.progress_of(game)
+    rules = games.rules_of(game)
+    full = deal_limit_reached(rules, progress) is not None
+    total = len(game.deals)
+    last = deals_from - 1 + DEALS_PER_PAGE
+    shown = islice(zip(game.deals, progress.deals, strict=True), deals_from - 1, last)
+    following = url_for(".game", game_id=game.id, deals_from=last + 1) if last < total else None
     return {
         "id": game.id,
         "url": links.path_of(game),
@@ -184,7 +243,10 @@ def game_state(game: Game, progress: Progress | None = None) -> dict[str, Any]:
         "decks": game.decks,
         "finished": progress.finished,
         "winners": [game.sides[i].name for i in progress.winners],
-        "next_deal": None if progress.finished else progress.next_deal,
+        # None when no deal can be entered: the game is over, or holds its most deals.
+        "next_deal": None if progress.finished or full else progress.next_deal,
+        "deal_limit": rules.deal_limit,
+        "deal_limit_reached": full,
         "sides": [
             {
                 "name": side.name,
@@ -220,8 +282,11 @@ def game_state(game: Game, progress: Progress | None = None) -> dict[str, Any]:
                     )
                 ],
             }
-            for deal, result in zip(game.deals, progress.deals, strict=True)
+            for deal, result in shown
         ],
+        "deals_total": total,
+        "deals_from": deals_from,
+        "next": following,
     }
 
 

@@ -11,8 +11,9 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from .. import access, clubs, deals, games
 from .. import rules as engine
-from ..models import Club, Game
+from ..models import Club, Deal, Game
 from ..rules import DealRefused, Refusal
+from ..rules.game import deal_limit_reached
 from .access import (
     Level,
     game_or_404,
@@ -133,11 +134,13 @@ def scoreboard(game_id: int):
     level = require_game(game, Level.READ)
     remember_game(game)
     progress = games.progress_of(game)
+    rules = games.rules_of(game)
     return render_template(
         "scoreboard.html",
         game=game,
-        rules=games.rules_of(game),
+        rules=rules,
         progress=progress,
+        limit_reached=deal_limit_reached(rules, progress),
         level=level,
         chart=running_totals_chart(game, progress),
         delete_form=ActionForm(),
@@ -183,12 +186,24 @@ def new_deal(game_id: int):
     if form.validate_on_submit():
         scores = _scores(form, game)
         outcome = deals.enter_deal(game, level, scores, form.idempotency_key.data, opened_for)
-        if not isinstance(outcome, deals.Refused):
-            return _entered(game, form, outcome)
-        problems = _place(form, outcome.refusals)
+        match outcome:
+            case deals.Refused(refusals):
+                problems = _place(form, refusals)
+            case deals.KeyReused(deal):
+                # This form (its hidden key) saved a deal already, with other figures: the
+                # page came back from the browser's history and was changed. Nothing is
+                # saved; the figures stay, with a fresh key, for the next deal if they are one.
+                form.idempotency_key.data = uuid.uuid4().hex
+                opened_for = None
+                problems = [_key_reused(game, deal)]
+            case _:
+                return _entered(game, form, outcome)
     progress = games.progress_of(game)
     if request.method == "GET" and progress.finished:
         return _entered(game, form, deals.Ended([]))
+    full = deal_limit_reached(games.rules_of(game), progress)
+    if request.method == "GET" and full is not None:
+        return _entered(game, form, deals.LimitReached([full]))
     # A form sent back with a typo keeps the deal it was opened for, so that a deal saved
     # meanwhile is still shown before this one is saved.
     form.number.data = str(opened_for or progress.next_deal)
@@ -208,9 +223,22 @@ def _entered(game: Game, form: DealForm, outcome: deals.Outcome):
         case deals.Ended():
             flash("This game is over: no more deals can be entered.", "error")
             return redirect(url_for(".scoreboard", secret=game.secret))
+        case deals.LimitReached(refusals):
+            flash(" ".join(r.message for r in refusals), "error")
+            return redirect(url_for(".scoreboard", secret=game.secret))
         case deals.NotAllowed():
             refuse(table_level(game.club))
     return redirect(board)
+
+
+def _key_reused(game: Game, deal: Deal) -> str:
+    """What the person is told when an old form comes back with other figures."""
+    following = games.progress_of(game).next_deal
+    return (
+        f"This form already saved deal {deal.number} with different figures, so nothing of "
+        f"this was saved. Check deal {deal.number} on the scoreboard; if these figures are "
+        f"another deal, save them as deal {following}."
+    )
 
 
 def _opened_for(form: DealForm) -> int | None:
@@ -227,6 +255,7 @@ def _saved_meanwhile(game: Game, form: DealForm, opened_for: int):
     """
     progress = games.progress_of(game)
     form.number.data = str(progress.next_deal)
+    full = deal_limit_reached(games.rules_of(game), progress)
     return _deal_page(
         game,
         form,
@@ -234,8 +263,9 @@ def _saved_meanwhile(game: Game, form: DealForm, opened_for: int):
         progress.minimums,
         [],
         meanwhile=progress.deals[max(0, opened_for - 1) :],
-        over=progress.finished,
+        over=progress.finished or full is not None,
         winners=progress.winners,
+        full=full.message if full is not None else None,
         status=409,
     )
 

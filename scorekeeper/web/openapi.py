@@ -11,7 +11,10 @@ from ..rules.terms import (
     BOOK_KINDS,
     BREAKDOWN_LINES,
     CARD_CATEGORIES,
+    DEAL_LIMIT,
+    DEALS_PER_PAGE,
     EXTRA_BONUSES,
+    MAX_DEAL_LIMIT,
     MAX_DECKS,
     MAX_NAME,
 )
@@ -37,7 +40,11 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 ERRORS = _json(_ref("Errors"), "Refused: each error names the side, the figure and why")
 NOT_JSON = _json(_ref("Errors"), "The body is not JSON (Content-Type application/json)")
-BAD_JSON = _json(_ref("Errors"), "The body does not parse as a JSON object")
+BAD_JSON = _json(
+    _ref("Errors"),
+    "The body does not parse as a JSON object, or nests too deeply (more than 32 levels of "
+    '[ and {: "The body nests too deeply")',
+)
 FORBIDDEN = _json(_ref("Errors"), "A club game: the table code (X-Table-Code) is needed")
 NOT_FOUND = _json(
     _ref("Errors"),
@@ -48,14 +55,19 @@ TOO_MANY = _json(
     _ref("Errors"),
     "Too many requests from this address named no game lately: wait the Retry-After seconds",
 )
-GAME = _json(_ref("GameState"), "The game's state")
+GAME = _json(
+    _ref("GameState"),
+    f"The game's state: its totals, and at most {DEALS_PER_PAGE} of its deals from deals_from",
+)
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key",
     "in": "header",
     "required": False,
-    "description": "Sent again with the same key, the request records no second deal: it "
-    "answers 201 with Idempotent-Replayed: true",
+    "description": "Sent again with the same key and the same scores, the request records no "
+    "second deal: it answers 201 with Idempotent-Replayed: true. The same key with other scores "
+    "is refused with 422 (field Idempotency-Key): a key is bound to the scores it was first "
+    "sent with.",
     "schema": {"type": "string", "pattern": f"^{KEY.pattern}$"},
 }
 GAME_KEY = {
@@ -66,6 +78,15 @@ GAME_KEY = {
     "of its private link). Without it, or with a wrong one, the game is a 404.",
     "schema": {"type": "string", "pattern": f"^{SECRET.pattern}$"},
 }
+DEALS_FROM = {
+    "name": "deals_from",
+    "in": "query",
+    "required": False,
+    "description": f"The first deal the answer lists (1 by default); it lists at most "
+    f"{DEALS_PER_PAGE}, and `next` links to the following page. Not a deal number from 1: 422.",
+    "schema": {"type": "integer", "minimum": 1, "default": 1},
+}
+DEALS_FROM_REFUSED = _json(_ref("Errors"), "deals_from is not a deal number from 1")
 TABLE_CODE = {
     "name": "X-Table-Code",
     "in": "header",
@@ -119,7 +140,21 @@ def openapi_document() -> dict[str, Any]:
     }
     game_state = {
         "type": "object",
-        "required": ["id", "url", "ruleset", "decks", "finished", "winners", "sides", "deals"],
+        "required": [
+            "id",
+            "url",
+            "ruleset",
+            "decks",
+            "finished",
+            "winners",
+            "sides",
+            "deals",
+            "deals_total",
+            "deals_from",
+            "next",
+            "deal_limit",
+            "deal_limit_reached",
+        ],
         "properties": {
             "id": {"type": "integer"},
             "url": {"type": "string", "description": "The game's private link, as a path"},
@@ -142,8 +177,26 @@ def openapi_document() -> dict[str, Any]:
                     },
                 },
             },
+            "deal_limit": {
+                "type": "integer",
+                "description": f"The most deals this game holds ({DEAL_LIMIT} unless a house "
+                f"rule sets it, at most {MAX_DEAL_LIMIT:,})",
+            },
+            "deal_limit_reached": {
+                "type": "boolean",
+                "description": "The game holds its most deals: no deal can be added, though the "
+                "game has not ended (not finished, no winners, next_deal null)",
+            },
+            "deals_total": {"type": "integer", "description": "How many deals the game holds"},
+            "deals_from": {"type": "integer", "description": "The number of the first deal listed"},
+            "next": {
+                "type": ["string", "null"],
+                "description": "The address of the next page of deals; null on the last",
+            },
             "deals": {
                 "type": "array",
+                "maxItems": DEALS_PER_PAGE,
+                "description": f"At most {DEALS_PER_PAGE} deals, from deals_from",
                 "items": {
                     "type": "object",
                     "required": ["number", "version", "scores"],
@@ -207,7 +260,11 @@ def openapi_document() -> dict[str, Any]:
                 },
             },
             "decks": {"type": "integer", "minimum": 1, "maximum": MAX_DECKS},
-            "rules": {"type": "object", "description": "House-rule overrides of the preset"},
+            "rules": {
+                "type": "object",
+                "description": "House-rule overrides of the preset; deal_limit is the most deals "
+                f"the game holds (1 to {MAX_DEAL_LIMIT:,}, {DEAL_LIMIT} by default)",
+            },
             "club": {"type": "string", "description": "A club's slug (send X-Table-Code too)"},
         },
     }
@@ -300,14 +357,19 @@ def openapi_document() -> dict[str, Any]:
             "/api/v1/games/{game_id}": {
                 "get": {
                     "summary": "A game's state",
-                    "parameters": [GAME_ID, GAME_KEY, TABLE_CODE],
-                    "responses": {"200": GAME, "404": NOT_FOUND, "429": TOO_MANY},
+                    "parameters": [GAME_ID, GAME_KEY, TABLE_CODE, DEALS_FROM],
+                    "responses": {
+                        "200": GAME,
+                        "404": NOT_FOUND,
+                        "422": DEALS_FROM_REFUSED,
+                        "429": TOO_MANY,
+                    },
                 }
             },
             "/api/v1/games/{game_id}/deals": {
                 "post": {
                     "summary": "Enter the next deal",
-                    "parameters": [GAME_ID, GAME_KEY, TABLE_CODE, IDEMPOTENCY_KEY],
+                    "parameters": [GAME_ID, GAME_KEY, TABLE_CODE, IDEMPOTENCY_KEY, DEALS_FROM],
                     "requestBody": {
                         "required": True,
                         "content": {"application/json": {"schema": deal_body}},
@@ -321,7 +383,9 @@ def openapi_document() -> dict[str, Any]:
                         "429": TOO_MANY,
                         "409": _json(
                             _ref("Errors"),
-                            "The game is over, or another phone saved the deal first",
+                            "The game is over; or it holds its most deals (deal_limit: "
+                            f"{DEAL_LIMIT} unless a house rule sets it), a limit that does not "
+                            "end the game; or another phone saved the deal first",
                         ),
                         "422": ERRORS,
                     },
@@ -330,7 +394,7 @@ def openapi_document() -> dict[str, Any]:
             "/api/v1/games/{game_id}/deals/{number}": {
                 "put": {
                     "summary": "Correct a deal; later totals are recomputed",
-                    "parameters": [GAME_ID, deal_number, GAME_KEY, TABLE_CODE],
+                    "parameters": [GAME_ID, deal_number, GAME_KEY, TABLE_CODE, DEALS_FROM],
                     "requestBody": {
                         "required": True,
                         "content": {"application/json": {"schema": deal_body}},
