@@ -84,6 +84,10 @@ class Server:
         self.proc = subprocess.Popen(
             [
                 str(BIN / "gunicorn"),
+                # Sync workers, as the figures in docs/PERFORMANCE.md were measured (gunicorn
+                # would otherwise read the shipped gunicorn.conf.py in this folder: gthread).
+                "--worker-class",
+                "sync",
                 "-w",
                 str(self.workers),
                 "-b",

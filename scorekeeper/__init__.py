@@ -66,12 +66,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(HERE / "migrations"))
     security.configure(app)
     compress.configure(app)
-    proxies = os.environ.get("SCOREKEEPER_PROXIES", "")
-    if proxies in ("1", "2", "3"):
-        # Behind a proxy, trust its X-Forwarded-For and -Proto (for sign-in limits, HTTPS).
-        from werkzeug.middleware.proxy_fix import ProxyFix
+    # Behind a proxy, trust its X-Forwarded-For and -Proto (for sign-in limits, HTTPS), but
+    # only on requests that came through it (SCOREKEEPER_PROXY_FROM).
+    from .proxies import trust_proxies
 
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=int(proxies), x_proto=int(proxies))
+    trust_proxies(app)
     _sqlite_pragmas(app)
     from flask_wtf.csrf import CSRFProtect
 
@@ -94,19 +93,37 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def _login(app: Flask) -> None:
     """Organisers sign in with Flask-Login; everyone else needs no account."""
-    from flask_login import LoginManager
+    from flask import session
+    from flask_login import LoginManager, current_user
 
     from .db import db
     from .models import Organiser
+    from .web.accounts import GENERATION
 
     manager = LoginManager(app)
     manager.login_view = "accounts.login"
     manager.login_message = "Sign in as an organiser to do that."
 
     @manager.user_loader
-    def load(user_id: str):
+    def load(user_id: str) -> Organiser | None:
+        """The session's organiser, if the session is of their current generation."""
         valid = user_id.isascii() and user_id.isdigit() and len(user_id) <= 9
-        return db.session.get(Organiser, int(user_id)) if valid else None
+        organiser = db.session.get(Organiser, int(user_id)) if valid else None
+        generation = session.get(GENERATION)
+        # A session from before a sign-out (a copied cookie), or with no generation at all
+        # (a remember-me cookie alone), is refused. It is emptied as well: its table links and
+        # games were given up with the sign-out, and must not outlive it in a replayed cookie.
+        stale = organiser is None or generation != organiser.session_generation
+        if stale or type(generation) is not int:
+            session.clear()
+            return None
+        return organiser
+
+    @app.before_request
+    def refuse_ended_sessions() -> None:
+        """Check a signed-in session before any view reads its table links or games."""
+        if "_user_id" in session:
+            current_user._get_current_object()  # runs the loader, which refuses a stale one
 
 
 def _template_globals(app: Flask) -> None:

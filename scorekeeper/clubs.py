@@ -15,7 +15,8 @@ from . import figures
 from .accounts import organiser_named
 from .db import db
 from .models import Club, Member, MemberDay, MemberResult, Organiser, Player, Season, Side
-from .rules.terms import CONTROL_MESSAGE, MAX_CLUB_NAME, MAX_NAME, has_control
+from .names import name_problem
+from .rules.terms import MAX_CLUB_NAME, MAX_NAME
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{1,39}")
 
@@ -27,6 +28,13 @@ class ClubRefused(ValueError):
 def new_table_code() -> str:
     """An unguessable code for the table link."""
     return secrets.token_urlsafe(18)
+
+
+def _check_name(name: str, what: str) -> None:
+    """Refuse a typed name holding control, invisible or broken characters, naming the field."""
+    problem = name_problem(name, what)
+    if problem:
+        raise ClubRefused(problem)
 
 
 # --- clubs -------------------------------------------------------------------------------
@@ -42,8 +50,7 @@ def club_by_slug(slug: str) -> Club | None:
 def create_club(name: str, slug: str, organiser: Organiser, *, public: bool = False) -> Club:
     """A new club, run by the organiser who created it."""
     name, slug = name.strip(), slug.strip().lower()
-    if has_control(name):
-        raise ClubRefused(CONTROL_MESSAGE)
+    _check_name(name, "Club name")
     if not 1 <= len(name) <= MAX_CLUB_NAME:
         raise ClubRefused(f"A club needs a name of up to {MAX_CLUB_NAME} characters.")
     if not SLUG.fullmatch(slug):
@@ -85,10 +92,9 @@ def add_organiser(club: Club, username: str) -> Organiser:
 
 def update_settings(club: Club, *, name: str, public: bool, min_games: int) -> None:
     """Change the club's name, visibility and ranking threshold."""
+    _check_name(name, "Club name")
     if not 1 <= len(name.strip()) <= MAX_CLUB_NAME:
         raise ClubRefused(f"A club needs a name of up to {MAX_CLUB_NAME} characters.")
-    if has_control(name):
-        raise ClubRefused(CONTROL_MESSAGE)
     if not 0 <= min_games <= 1000:
         raise ClubRefused("The games needed to be ranked must be between 0 and 1,000.")
     club.name, club.standings_public, club.min_games_ranked = name.strip(), public, min_games
@@ -107,8 +113,7 @@ def member(club: Club, member_id: int) -> Member | None:
 def add_member(club: Club, name: str) -> Member:
     """A new member; names are unique in a club, whatever their case."""
     name = " ".join(name.split())
-    if has_control(name):
-        raise ClubRefused(CONTROL_MESSAGE)
+    _check_name(name, "A member's name")
     if not 1 <= len(name) <= MAX_NAME:
         raise ClubRefused(f"A member needs a name of up to {MAX_NAME} characters.")
     if any(m.name.casefold() == name.casefold() for m in club.members):
@@ -187,8 +192,7 @@ def _shared_game(one: Member, other: Member) -> int | None:
 def add_season(club: Club, name: str, starts_on: date, ends_on: date) -> Season:
     """A named stretch of dates."""
     name = name.strip()
-    if has_control(name):
-        raise ClubRefused(CONTROL_MESSAGE)
+    _check_name(name, "Season name")
     if not 1 <= len(name) <= MAX_NAME:
         raise ClubRefused(f"A season needs a name of up to {MAX_NAME} characters.")
     if ends_on < starts_on:

@@ -18,14 +18,20 @@ from typing import Any
 from . import rules as engine
 from .csvfiles import DEAL_COLUMNS, ENTRY_COLUMNS, ENTRY_NAMES, REQUIRED_COLUMNS, from_cell
 from .db import db
-from .games import GameRefused, SideSetup, record_game
+from .games import GameRefused, SideSetup, fingerprint, held_fingerprints, record_game
 from .models import Club, Member
+from .names import has_surrogate, name_problem
 from .rules import DealEntry, DealRefused, Refusal, RulesError
 from .rules.terms import MAX_NAME
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_ROWS = 200_000
 MAX_DIGITS = 9  # far beyond any honest figure; the engine refuses anything over 1,000,000
+# Every house rule of a rule set written out is under 1,000 characters and 3 levels deep
+# ({"opening_minimums": [[1, 60], ...]}): these bounds are far beyond, and keep a crafted cell
+# from reaching json.loads's recursion (a RecursionError, a 500) or the engine's.
+MAX_HOUSE_RULES = 4000
+MAX_HOUSE_RULES_DEPTH = 8
 
 YES = ("yes", "true", "1", "y")
 NO = ("no", "false", "0", "n", "")
@@ -57,12 +63,57 @@ class ImportRefused(ValueError):
 
 
 @dataclass(frozen=True)
+class SkippedGame:
+    """A game of the file the club already holds: its reference and its lines in the file."""
+
+    ref: str
+    first_line: int
+    last_line: int
+
+    def __str__(self) -> str:
+        lines = (
+            f"line {self.first_line}"
+            if self.first_line == self.last_line
+            else f"lines {self.first_line}–{self.last_line}"
+        )
+        return f"game {self.ref}, {lines}"
+
+
+# A summary names at most this many skipped games, then says how many more.
+SKIPPED_NAMED = 10
+
+
+@dataclass(frozen=True)
 class ImportReport:
-    """What an import added: games, deals, and the players who became members."""
+    """What an import added (games, deals, players who became members) and what it skipped."""
 
     games: int
     deals: int
     members_added: list[str] = field(default_factory=list)
+    skipped: list[SkippedGame] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """The import in a sentence or two, for the organiser."""
+        named = "; ".join(str(game) for game in self.skipped[:SKIPPED_NAMED])
+        if len(self.skipped) > SKIPPED_NAMED:
+            named += f"; and {len(self.skipped) - SKIPPED_NAMED:,} more"
+        if not self.games and self.skipped:
+            every = (
+                "the file's one game is"
+                if len(self.skipped) == 1
+                else f"all {len(self.skipped):,} games in the file are"
+            )
+            return f"Nothing imported: {every} already in the records ({named})."
+        done = f"Imported {_count(self.games, 'game')} with {_count(self.deals, 'deal')}."
+        if not self.skipped:
+            return done
+        return (
+            f"{done} Skipped {_count(len(self.skipped), 'game')} already in the records ({named})."
+        )
+
+
+def _count(number: int, thing: str) -> str:
+    return f"{number:,} {thing}{'' if number == 1 else 's'}"
 
 
 @dataclass
@@ -92,6 +143,7 @@ class _Game:
     house_rules: dict[str, Any]
     sides: dict[int, _Side] = field(default_factory=dict)
     deals: dict[int, _Deal] = field(default_factory=dict)
+    last_line: int = 0
 
 
 def import_deals(club: Club, text: str) -> ImportReport:
@@ -194,6 +246,7 @@ def _take_row(games: dict[str, _Game], cells: dict[str, str], line: int) -> None
         game = games[ref] = _new_game(ref, cells, line)
     else:
         _same_game(game, cells, line)
+    game.last_line = line
     position = _whole(cells["side"].strip(), line, "side")
     if position < 1:
         raise ImportRefused(line, "side", "Sides are numbered from 1.")
@@ -298,6 +351,7 @@ def _side_of(position: int, cells: dict[str, str], line: int) -> _Side:
 
 def _name(raw: str, line: int, column: str) -> str:
     name = " ".join(from_cell(raw.strip()).split())
+    _visible(name, line, column)
     if len(name) > MAX_NAME:
         raise ImportRefused(line, column, f"{_show(name)} is over {MAX_NAME} characters.")
     return name
@@ -309,22 +363,74 @@ def _names(raw: str, line: int, column: str) -> list[str]:
     if any(not name for name in names):
         raise ImportRefused(line, column, f"{_show(text)} has a blank name; separate names by ;.")
     for name in names:
+        _visible(name, line, column)
         if len(name) > MAX_NAME:
             raise ImportRefused(line, column, f"{_show(name)} is over {MAX_NAME} characters.")
     return names
+
+
+def _visible(name: str, line: int, column: str) -> None:
+    """Refuse a name with control, invisible or broken characters (never quoting it)."""
+    problem = name_problem(name, f"The {column} cell")
+    if problem:
+        raise ImportRefused(line, column, problem)
 
 
 def _house_rules(raw: str, line: int) -> dict[str, Any]:
     raw = raw.strip()
     if not raw:
         return {}
+    if len(raw) > MAX_HOUSE_RULES:
+        raise ImportRefused(
+            line, "house_rules", f"House rules are over {MAX_HOUSE_RULES:,} characters."
+        )
     try:
         value = json.loads(raw)
     except ValueError as exc:
         raise ImportRefused(line, "house_rules", f"This is not valid JSON: {exc}.") from None
+    except RecursionError:
+        value = _TOO_DEEP  # nested past Python's own limit
+    if value is _TOO_DEEP or _depth_over(value, MAX_HOUSE_RULES_DEPTH):
+        raise ImportRefused(
+            line,
+            "house_rules",
+            f"House rules nest lists or objects over {MAX_HOUSE_RULES_DEPTH} levels deep.",
+        )
     if not isinstance(value, dict):
         raise ImportRefused(line, "house_rules", "House rules must be a JSON object, like {}.")
+    # A "\ud800" escape is valid JSON but text no page or database can hold: refused here,
+    # before the engine's message quotes it.
+    if any(has_surrogate(text) for text in _texts(value)):
+        broken = "House rules hold broken text (a lone surrogate, \\ud800 to \\udfff)."
+        raise ImportRefused(line, "house_rules", broken)
     return value
+
+
+_TOO_DEEP = object()
+
+
+def _depth_over(value: Any, limit: int) -> bool:
+    """Whether JSON data nests lists or objects deeper than the limit (walked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _texts(value: Any) -> list[str]:
+    """Every string in JSON data, keys included (called once its depth is known to be small)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for k, v in value.items() for text in (*_texts(k), *_texts(v))]
+    if isinstance(value, list):
+        return [text for item in value for text in _texts(item)]
+    return []
 
 
 def _check_game(game: _Game) -> None:
@@ -353,12 +459,24 @@ def _check_game(game: _Game) -> None:
 
 
 def _record(club: Club, games: list[_Game]) -> ImportReport:
-    """Add the members and games to the session, each game checked by the engine."""
+    """Add the members and games to the session, each checked by the engine; skip games held.
+
+    A game the club already holds (same day, rules, sides, players and entries) is skipped, so
+    a file imported twice, or a club's own export, adds nothing the second time. Each game held
+    answers for one game of the file: a club with two identical games skips two copies.
+    """
     members = {member.name.casefold() for member in club.members}
+    held = held_fingerprints(club, (game.played_on for game in games))
     added: list[str] = []
+    skipped: list[SkippedGame] = []
     deals = 0
     for game in games:
         sides = [game.sides[n] for n in sorted(game.sides)]
+        print_ = _fingerprint(game, sides)
+        if held[print_] > 0:
+            held[print_] -= 1
+            skipped.append(SkippedGame(game.ref, game.line, game.last_line))
+            continue
         for side in sides:
             for player in side.players or [side.name]:
                 folded = player.casefold()
@@ -386,7 +504,25 @@ def _record(club: Club, games: list[_Game]) -> ImportReport:
         except DealRefused as refused:
             raise _deal_refused(game, sides, entries, refused) from refused
         deals += len(entries)
-    return ImportReport(games=len(games), deals=deals, members_added=added)
+    return ImportReport(
+        games=len(games) - len(skipped), deals=deals, members_added=added, skipped=skipped
+    )
+
+
+def _fingerprint(game: _Game, sides: list[_Side]) -> str:
+    """The game's fingerprint, as `games.fingerprint_of` gives it for a saved game."""
+    deals = [
+        [game.deals[n].entries[side.position][1].to_dict() for side in sides]
+        for n in sorted(game.deals)
+    ]
+    return fingerprint(
+        game.played_on,
+        game.ruleset,
+        game.decks,
+        game.house_rules,
+        [(side.name, side.players) for side in sides],
+        deals,
+    )
 
 
 def _setup_refused(game: _Game, refusals: list[Refusal]) -> ImportRefused:

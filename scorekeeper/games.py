@@ -5,7 +5,10 @@ Entering and correcting deals is `deals.py`; the stored figures' upkeep is `figu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
@@ -17,8 +20,9 @@ from . import figures
 from . import rules as engine
 from .db import db
 from .models import Club, Deal, DealScore, Game, Player, Side
+from .names import name_problem
 from .rules import DealEntry, DealRefused, Progress, Refusal, RulesError, RuleSet
-from .rules.terms import CONTROL_MESSAGE, MAX_NAME, has_control
+from .rules.terms import MAX_NAME
 
 
 class GameRefused(ValueError):
@@ -146,6 +150,68 @@ def summary(game: Game) -> GameSummary:
     )
 
 
+# --- recognising a game already held ------------------------------------------------------
+
+
+def fingerprint(
+    played_on: date,
+    ruleset: str,
+    decks: int,
+    house_rules: Mapping[str, Any] | None,
+    sides: Sequence[tuple[str, Sequence[str]]],
+    deals: Sequence[Sequence[Mapping[str, Any]]],
+) -> str:
+    """What makes two games one: day, rules, sides and players in order, every deal's entries.
+
+    Names are compared whatever their case and spacing, as members are matched; a side without
+    players plays as its name, as `start_game` makes it.
+    """
+
+    def name(text: str) -> str:
+        return " ".join(text.split()).casefold()
+
+    canonical = {
+        "played_on": played_on.isoformat(),
+        "ruleset": ruleset,
+        "decks": decks,
+        "house_rules": dict(house_rules or {}),
+        "sides": [[name(side), [name(p) for p in players or [side]]] for side, players in sides],
+        "deals": [[dict(entry) for entry in entries] for entries in deals],
+    }
+    text = json.dumps(canonical, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def fingerprint_of(game: Game) -> str:
+    """A saved game's fingerprint (see `fingerprint`)."""
+    return fingerprint(
+        game.played_on,
+        game.ruleset,
+        game.decks,
+        game.house_rules,
+        [(side.name, [player.name for player in side.players]) for side in game.sides],
+        [[score.entry for score in deal.scores] for deal in game.deals],
+    )
+
+
+def held_fingerprints(club: Club, days: Iterable[date]) -> Counter[str]:
+    """The fingerprints of the club's games played on these days, each counted once per game."""
+    held: Counter[str] = Counter()
+    wanted = sorted(set(days))
+    # A few hundred days a query: far below any database's limit on bound parameters.
+    for start in range(0, len(wanted), 500):
+        query = (
+            select(Game)
+            .where(Game.club_id == club.id, Game.played_on.in_(wanted[start : start + 500]))
+            .options(
+                selectinload(Game.sides).selectinload(Side.players),
+                selectinload(Game.deals).selectinload(Deal.scores),
+            )
+        )
+        held.update(fingerprint_of(game) for game in db.session.execute(query).scalars())
+    return held
+
+
 def changed_rules(game: Game) -> list[tuple[str, int, int]]:
     """The house rules of a game: (what, the preset's number, the game's number)."""
     preset = {k.path: k for k in engine.knobs(engine.PRESETS[game.ruleset])}
@@ -209,20 +275,25 @@ def start_game(
 
 
 def _check_names(sides: Sequence[SideSetup]) -> list[Refusal]:
-    """Every side's and player's name printable and short; nobody on two sides."""
+    """Every side's and player's name printable, visible and short; nobody on two sides."""
     refusals = []
     seen: set[str] = set()
     for index, side in enumerate(sides):
-        if has_control(side.name):
-            refusals.append(Refusal(index, "name", CONTROL_MESSAGE))
+        problem = name_problem(side.name, f"Side {index + 1} name")
+        if problem:
+            refusals.append(Refusal(index, "name", problem))
+        # Messages quote the side's name only once it is known to be fit to show.
+        who = f"Side {index + 1}" if problem else side.name
         # A side given without players plays as its name.
         for name in side.players or [side.name]:
-            if has_control(name):
-                refusals.append(Refusal(index, "players", CONTROL_MESSAGE))
+            problem = name_problem(name, f"A player's name on side {index + 1}")
+            if problem:
+                if side.players:  # a side without players was refused for its name above
+                    refusals.append(Refusal(index, "players", problem))
                 break
             if not name.strip() or len(name.strip()) > MAX_NAME:
                 refusals.append(
-                    Refusal(index, "players", f"{side.name}: each player needs a short name.")
+                    Refusal(index, "players", f"{who}: each player needs a short name.")
                 )
                 break
             if name.strip().casefold() in seen:

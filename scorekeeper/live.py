@@ -21,6 +21,9 @@ from .models import Deal, Entering, Game
 FRESH = timedelta(seconds=15)
 # Rows this old are swept away when another phone writes.
 FORGOTTEN = timedelta(hours=1)
+# The most phones a game lists as entering. A real table has one or two at a time; without a
+# bound, one script inventing device ids made every phone's poll carry thousands of names.
+MAX_ENTERING = 8
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,7 @@ def table_state(game_id: int, device: str | None, now: datetime | None = None) -
             Entering.deal_number > deals,
         )
         .order_by(Entering.deal_number, Entering.name)
+        .limit(MAX_ENTERING)
     )
     if device:
         query = query.where(Entering.device != device)
@@ -97,17 +101,29 @@ def game_row(game_id: int) -> Row[tuple[int | None, datetime | None]] | None:
     return db.session.execute(query).one_or_none()
 
 
-def say_entering(game_id: int, device: str, name: str, deal_number: int) -> None:
-    """Record that this phone has the form for this deal open, now."""
+def say_entering(game_id: int, device: str, name: str, deal_number: int) -> bool:
+    """Record that this phone has the form for this deal open, now.
+
+    False, and nothing recorded, for a new phone when the game already lists `MAX_ENTERING`.
+    """
     now = datetime.now(UTC)
     values = {"name": name, "deal_number": deal_number, "seen_at": now}
     db.session.execute(delete(Entering).where(Entering.seen_at < now - FORGOTTEN))
+    # This game's quiet phones are listed no more: their rows go now, so that the game's rows
+    # are the phones it lists, and a quiet phone's place is free for another.
+    db.session.execute(
+        delete(Entering).where(Entering.game_id == game_id, Entering.seen_at < now - FRESH)
+    )
     changed = db.session.execute(
         update(Entering)
         .where(Entering.game_id == game_id, Entering.device == device)
         .values(**values)
     )
     if changed.rowcount == 0:
+        count = select(func.count()).select_from(Entering).where(Entering.game_id == game_id)
+        if db.session.execute(count).scalar_one() >= MAX_ENTERING:
+            db.session.commit()
+            return False
         try:
             with db.session.begin_nested():
                 db.session.add(Entering(game_id=game_id, device=device, **values))
@@ -119,6 +135,7 @@ def say_entering(game_id: int, device: str, name: str, deal_number: int) -> None
                 .values(**values)
             )
     db.session.commit()
+    return True
 
 
 def stop_entering(game_id: int, device: str) -> None:

@@ -29,6 +29,7 @@ from scorekeeper.db import db
 from scorekeeper.games import SideSetup, record_game
 from scorekeeper.models import Club, Game, Organiser
 from scorekeeper.rules import DealEntry
+from scorekeeper.rules.terms import MIN_PASSWORD
 
 PASSWORD = "table-for-four"
 
@@ -667,7 +668,7 @@ def test_passwords_are_stored_hashed(app, client):
 def test_short_passwords_are_refused(app, client):
     response = client.post("/signup", data={"username": "shorty", "password": "1234567"})
     assert response.status_code == 422
-    assert "at least 8 characters" in response.text
+    assert f"at least {MIN_PASSWORD} characters" in response.text
     with app.app_context():
         assert db.session.query(Organiser).count() == 0
 

@@ -168,7 +168,7 @@ _EXPORT: dict[str, str] = {}
 
 def organiser():
     """The one organiser every test club belongs to."""
-    return accounts.organiser_named("keeper") or accounts.register("keeper", "password123")
+    return accounts.organiser_named("keeper") or accounts.register("keeper", "keeper-of-records")
 
 
 def new_club(prefix: str = "club") -> Club:
@@ -414,13 +414,17 @@ def test_import_matches_members_whatever_the_case_and_leaves_guests_guests(share
         assert standing["ANN"].games == 4 and "Zed" not in standing
 
 
-def test_import_into_the_same_club_adds_the_games_again(shared):
+def test_import_into_the_same_club_skips_the_games_it_holds(shared):
+    """Restoring a club's own export never counts a game twice (issue 14)."""
     with shared.app.app_context():
         club = build_club("same")
         exported = csvfiles.export_deals(club, Filters(ruleset="classic"))
+        held = [g.id for g in games_of(club) if g.ruleset == "classic"]
         report = csvimport.import_deals(club, exported)
-        assert (report.games, report.deals, report.members_added) == (1, 4, [])
-        assert [g.ruleset for g in games_of(club)].count("classic") == 2
+        assert (report.games, report.deals, report.members_added) == (0, 0, [])
+        assert [s.ref for s in report.skipped] == [str(i) for i in held]
+        assert "already in the records" in report.summary()
+        assert [g.ruleset for g in games_of(club)].count("classic") == 1
 
 
 # --- the exports ----------------------------------------------------------------------------------

@@ -150,7 +150,7 @@ def seeded(app):
     _deal(client, finished, keys[finished], played, {})
     assert finished == GAMES - 1
     organiser = app.test_client()
-    signed_up = organiser.post("/signup", data={"username": "org", "password": "secret-pw"})
+    signed_up = organiser.post("/signup", data={"username": "org", "password": "secret-password-9"})
     assert signed_up.status_code == 302
     made = organiser.post("/clubs/new", data={"name": "Tuesday", "slug": CLUB_SLUG, "public": "y"})
     assert made.status_code == 302

@@ -90,7 +90,7 @@ MAX_CLUB_NAME = 80
 MAX_PLAYERS_TEXT = 300
 # What a phone entering a deal calls itself, shown to the table.
 MAX_DEVICE_NAME = 40
-MIN_PASSWORD = 8
+MIN_PASSWORD = 10
 MAX_PASSWORD = 200
 
 CONTROL_MESSAGE = "Names cannot hold control characters (tabs, line breaks, NUL)."

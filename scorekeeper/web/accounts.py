@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
-from flask_login import login_user, logout_user
+from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask_login import current_user, login_user, logout_user
 from flask_wtf import FlaskForm
 from wtforms import PasswordField, StringField
 from wtforms.validators import DataRequired, Length
 
 from .. import accounts
-from ..rules.terms import MAX_NAME, MAX_PASSWORD
+from ..models import Organiser
+from ..rules.terms import MAX_NAME, MAX_PASSWORD, MIN_PASSWORD
 
 bp = Blueprint("accounts", __name__)
+
+# Session key: the organiser's session generation at sign-in (the user loader checks it).
+GENERATION = "generation"
 
 
 class AccountForm(FlaskForm):
@@ -21,6 +25,19 @@ class AccountForm(FlaskForm):
 
     username = StringField("Username", validators=[DataRequired(), Length(max=MAX_NAME)])
     password = PasswordField("Password", validators=[DataRequired(), Length(max=MAX_PASSWORD)])
+
+
+def _signed_in(organiser: Organiser) -> None:
+    """Sign the organiser in on this phone, for as long as their session generation lasts."""
+    login_user(organiser)
+    session[GENERATION] = organiser.session_generation
+
+
+def _page(form: AccountForm, signup: bool) -> tuple[str, int]:
+    """The sign-up or sign-in page, with the form's problems (422) if any."""
+    status = 422 if form.errors else 200
+    page = render_template("account.html", form=form, signup=signup, min_password=MIN_PASSWORD)
+    return page, status
 
 
 def _next_url() -> str:
@@ -42,13 +59,13 @@ def signup():
         try:
             organiser = accounts.register(form.username.data, form.password.data)
         except accounts.AccountRefused as exc:
-            form.username.errors.append(str(exc))
+            # Each refusal is shown beside the field it is about.
+            getattr(form, exc.field, form.username).errors.append(str(exc))
         else:
-            login_user(organiser)
+            _signed_in(organiser)
             flash(f"Welcome, {organiser.username}. Now create your club.")
             return redirect(url_for("clubs.new"))
-    status = 422 if form.errors else 200
-    return render_template("account.html", form=form, signup=True), status
+    return _page(form, signup=True)
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -57,25 +74,30 @@ def login():
     form = AccountForm()
     if form.validate_on_submit():
         address = request.remote_addr or "unknown"
-        if accounts.login_blocked(form.username.data, address):
-            form.password.errors.append(
-                "Too many failed sign-ins: wait 15 minutes, then try again."
-            )
-            return render_template("account.html", form=form, signup=False), 429
-        organiser = accounts.authenticate(form.username.data, form.password.data)
-        if organiser is None:
-            accounts.record_failed_login(form.username.data, address)
-            form.password.errors.append("That username and password do not match.")
-        else:
-            login_user(organiser)
-            return redirect(_next_url())
-    status = 422 if form.errors else 200
-    return render_template("account.html", form=form, signup=False), status
+        outcome = accounts.sign_in(form.username.data, form.password.data, address)
+        match outcome:
+            case accounts.MustWait(seconds):
+                unit = "second" if seconds == 1 else "seconds"
+                form.password.errors.append(
+                    f"Too many failed sign-ins for this username from your address: "
+                    f"wait {seconds} {unit}, then try again."
+                )
+                page, _ = _page(form, signup=False)
+                return page, 429, {"Retry-After": str(seconds)}
+            case accounts.SignedIn(organiser):
+                _signed_in(organiser)
+                return redirect(_next_url())
+            case _:
+                form.password.errors.append("That username and password do not match.")
+    return _page(form, signup=False)
 
 
 @bp.post("/logout")
 def logout():
-    """Sign out."""
+    """Sign out: this session ends everywhere, and the phone forgets its table links and games."""
+    if current_user.is_authenticated:
+        accounts.sign_out(current_user)
     logout_user()
+    session.clear()  # the table links ("tables") and my games ("games") go too
     flash("Signed out.")
     return redirect(url_for("home.index"))

@@ -8,12 +8,16 @@ from wtforms import BooleanField, DateField, IntegerField, SelectField, StringFi
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ..rules.terms import MAX_CLUB_NAME, MAX_NAME
+from .forms import VisibleName
+
+CLUB_NAME = [DataRequired(), Length(max=MAX_CLUB_NAME), VisibleName()]
+NAME = [DataRequired(), Length(max=MAX_NAME), VisibleName()]
 
 
 class ClubForm(FlaskForm):
     """A new club."""
 
-    name = StringField("Club name", validators=[DataRequired(), Length(max=MAX_CLUB_NAME)])
+    name = StringField("Club name", validators=CLUB_NAME)
     slug = StringField(
         "Web address",
         validators=[DataRequired(), Length(min=2, max=40)],
@@ -25,7 +29,7 @@ class ClubForm(FlaskForm):
 class SettingsForm(FlaskForm):
     """A club's name, visibility and ranking threshold."""
 
-    name = StringField("Club name", validators=[DataRequired(), Length(max=MAX_CLUB_NAME)])
+    name = StringField("Club name", validators=CLUB_NAME)
     public = BooleanField("Anyone may see the standings and history")
     min_games = IntegerField(
         "Games needed to be ranked",
@@ -36,7 +40,7 @@ class SettingsForm(FlaskForm):
 class NameForm(FlaskForm):
     """One name: a member, or an organiser's username."""
 
-    name = StringField("Name", validators=[DataRequired(), Length(max=MAX_NAME)])
+    name = StringField("Name", validators=NAME)
 
 
 class MergeForm(FlaskForm):
@@ -48,7 +52,7 @@ class MergeForm(FlaskForm):
 class SeasonForm(FlaskForm):
     """A named season with its dates."""
 
-    name = StringField("Season name", validators=[DataRequired(), Length(max=MAX_NAME)])
+    name = StringField("Season name", validators=NAME)
     starts_on = DateField("Starts on", validators=[DataRequired()])
     ends_on = DateField("Ends on", validators=[DataRequired()])
 

@@ -407,7 +407,7 @@ def import_records(slug: str):
         except csvimport.ImportRefused as exc:
             problem = f"Nothing was imported. {exc}"
         else:
-            flash(f"Imported {report.games} games with {report.deals} deals.")
+            flash(report.summary())
             return redirect(url_for(".history", slug=slug, season="all"))
     status = 422 if problem or form.errors else 200
     return render_template("clubs/import.html", club=club, form=form, problem=problem), status

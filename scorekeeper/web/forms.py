@@ -11,6 +11,7 @@ from flask_wtf import FlaskForm
 from wtforms import Field, HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import Length, ValidationError
 
+from ..names import name_problem
 from ..rules import RuleSet, knobs
 from ..rules.terms import (
     BONUS_COUNT_LABELS,
@@ -52,6 +53,15 @@ class FigureField(StringField):
         return int(raw) if raw else None
 
 
+class VisibleName:
+    """A validator: the typed name holds no control, invisible or broken characters."""
+
+    def __call__(self, form: Any, field: Field) -> None:
+        problem = name_problem(field.data or "", field.label.text)
+        if problem:
+            raise ValidationError(problem)
+
+
 class SidesForm(FlaskForm):
     """Start a game: sides and players, decks, house rules (added per rule set)."""
 
@@ -78,10 +88,10 @@ def new_game_form(rules: RuleSet, formdata: Any = None, members: Any = None) -> 
                 )
     for index in range(MAX_SIDES_ON_FORM):
         attrs[f"side{index}_name"] = StringField(
-            f"Side {index + 1} name", validators=[Length(max=MAX_NAME)]
+            f"Side {index + 1} name", validators=[Length(max=MAX_NAME), VisibleName()]
         )
         attrs[f"side{index}_players"] = StringField(
-            f"Side {index + 1} players", validators=[Length(max=MAX_PLAYERS_TEXT)]
+            f"Side {index + 1} players", validators=[Length(max=MAX_PLAYERS_TEXT), VisibleName()]
         )
     for knob in knobs(rules):
         attrs[knob_field(knob.path)] = FigureField(knob.label, default=str(knob.value))

@@ -12,6 +12,7 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, reque
 from .. import live
 from ..db import db
 from ..models import Club
+from ..names import cleaned
 from ..rules.terms import MAX_DEVICE_NAME
 from .access import Level, require_table
 
@@ -62,8 +63,18 @@ def entering(game_id: int):
     if request.form.get("leaving"):
         live.stop_entering(game_id, device)
     else:
-        name = " ".join(request.form.get("name", "").split())[:MAX_DEVICE_NAME] or "Someone"
-        live.say_entering(game_id, device, name, int(deal))
+        # Shown to every phone at the table: no control, invisible or right-to-left characters.
+        name = cleaned(request.form.get("name", ""))[:MAX_DEVICE_NAME].rstrip() or "Someone"
+        if not live.say_entering(game_id, device, name, int(deal)):
+            # Refused out loud rather than ignored: a script learns it gains nothing, and a real
+            # phone (static/app.js says so every 5 s) is listed once another stops.
+            wait = int(live.FRESH.total_seconds())
+            answer = jsonify(
+                error=f"This game already lists {live.MAX_ENTERING} phones entering a deal; "
+                f"yours is listed once one of them stops (within {wait} seconds)."
+            )
+            answer.headers["Retry-After"] = str(wait)
+            return answer, 429
     return "", 204
 
 

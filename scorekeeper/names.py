@@ -1,0 +1,64 @@
+"""Which characters a typed name may hold: one check for every name a person types.
+
+Sides, players, clubs, members, seasons and the phones entering a deal all ask `name_problem`
+(the refusal) or `cleaned` (a display name tidied instead). Pure Python, no Flask: it could
+later move beside `has_control` in `rules/terms.py`.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from .rules.terms import CONTROL_MESSAGE, has_control
+
+# What each rule refuses, after the name of the field ("Names", "Side 1's name"...): with
+# "Names", the control rule reads exactly as rules.terms.CONTROL_MESSAGE.
+_MESSAGES = {
+    "broken": "cannot hold broken text (a lone surrogate, U+D800 to U+DFFF).",
+    "control": CONTROL_MESSAGE.removeprefix("Names "),
+    "invisible": (
+        "cannot hold invisible or text-direction characters "
+        "(zero-width spaces, joiners, right-to-left marks)."
+    ),
+}
+
+# Every format character (category Cf) is invisible: the bidi controls (U+200E, U+200F,
+# U+202A-U+202E, U+2066-U+2069, U+061C), zero-width spaces and joiners (U+200B-U+200D, U+2060,
+# U+FEFF), the soft hyphen and the tag characters that can smuggle hidden text. A name with one
+# looks like another name, or reverses the text after it on every page that shows it. The line
+# and paragraph separators (Zl, Zp) break a line like the controls has_control refuses.
+_INVISIBLE = frozenset({"Cf", "Zl", "Zp"})
+
+
+def _kind(char: str) -> str | None:
+    """Which rule a character breaks: 'control', 'broken', 'invisible', or None."""
+    if has_control(char):
+        return "control"
+    category = unicodedata.category(char)
+    if category == "Cs":
+        return "broken"
+    if category in _INVISIBLE:
+        return "invisible"
+    return None
+
+
+def name_problem(text: str, what: str = "Names") -> str | None:
+    """Why a typed name cannot be kept, as "<what> cannot hold ..."; None if it can."""
+    kinds = {_kind(char) for char in text}
+    # The most alarming first: a lone surrogate cannot even be stored.
+    for kind in ("broken", "control", "invisible"):
+        if kind in kinds:
+            return f"{what} {_MESSAGES[kind]}"
+    return None
+
+
+def has_surrogate(text: str) -> bool:
+    """Whether text holds a lone surrogate: no database, page or JSON answer can encode it."""
+    return any(_kind(char) == "broken" for char in text)
+
+
+def cleaned(text: str) -> str:
+    """The name without the characters `name_problem` refuses, its spaces tidied."""
+    # Tabs and line breaks part words: they become spaces before the rest are dropped.
+    spaced = " ".join(text.split())
+    return " ".join("".join(char for char in spaced if _kind(char) is None).split())
