@@ -151,7 +151,8 @@ def _sqlite_pragmas(app: Flask) -> None:
     """SQLite settings for every connection (see db.configure_sqlite)."""
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         return
-    from .db import configure_sqlite, db
+    from .db import configure_sqlite, db, one_writer_at_a_time
 
     with app.app_context():
         configure_sqlite(db.engine)
+    one_writer_at_a_time(app)

@@ -3,9 +3,10 @@
 import logging
 import os
 import stat
+import threading
 from pathlib import Path
 
-from flask import current_app, g, has_app_context, has_request_context, request
+from flask import Flask, abort, current_app, g, has_app_context, has_request_context, request
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import Engine, event
@@ -55,7 +56,9 @@ def configure_sqlite(engine: Engine) -> None:
     def _begin(connection) -> None:
         # Once a request has committed its write, what is left is reading the answer back:
         # that needs no write lock, so other phones' writes need not wait for it.
-        reading = has_request_context() and (request.method in READS or g.get("committed"))
+        reading = has_request_context() and (
+            request.method in READS or g.get("committed") or g.get("only_reading")
+        )
         connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
 
     @event.listens_for(engine, "commit")
@@ -100,3 +103,34 @@ def _restrict(path: Path) -> None:
         path.chmod(mode & ~OTHERS)
     except PermissionError:
         log.warning("Could not make %s private (mode %o): its owner should.", path, mode)
+
+
+# How long a request that writes waits for its process's turn before answering 503.
+WRITER_WAIT_SECONDS = 20
+
+
+def one_writer_at_a_time(app: Flask) -> None:
+    """On SQLite, one request that writes at a time in each process; reads are never held.
+
+    SQLite has one write lock for the whole file. With threaded workers (gunicorn.conf.py), a
+    dozen threads of one process would all hold BEGIN IMMEDIATE in turn while sharing one
+    interpreter lock: the holder, slowed by the others, kept the file locked so long that
+    writers waiting in SQLite's busy loop gave up ("database is locked"). Here they wait their
+    process's turn in line instead, and only one writer per process competes for the file.
+    The body is read before the turn is taken, so a client sending slowly holds nobody up.
+    """
+    turn = threading.Lock()
+
+    @app.before_request
+    def wait_for_the_writers_turn() -> None:
+        if request.method in READS:
+            return
+        request.get_data(cache=True)  # all of it, before taking the turn
+        if not turn.acquire(timeout=WRITER_WAIT_SECONDS):
+            abort(503)
+        g.writers_turn = True
+
+    @app.teardown_request
+    def give_the_turn_back(_error: BaseException | None) -> None:
+        if g.pop("writers_turn", False):
+            turn.release()

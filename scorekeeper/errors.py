@@ -19,6 +19,7 @@ MESSAGES = {
     429: "Too many game links from this address opened nothing. Wait a few minutes, then "
     "open the link again exactly as it was shared.",
     500: "Something went wrong on our side. Nothing you entered was changed.",
+    503: "The server is busy saving other tables' deals. Nothing was saved: send it again.",
 }
 
 

@@ -72,6 +72,9 @@ def open_link(secret: str, address: str, game_id: int | None = None) -> Opened:
         # An id past any database's integer names no game: asked as id 0, in the same query.
         finding = finding.where(Game.id == (game_id if 0 < game_id < 2**63 else 0))
     missed, found = db.session.execute(select(misses, finding.scalar_subquery())).one()
+    # Only read: end it, so that whatever the request writes next starts a transaction of its
+    # own (taking SQLite's write lock only then, not while waiting for anything else).
+    db.session.rollback()
     if missed >= MISSES_ALLOWED:
         return TooManyMisses(_retry_after(address, now))
     if found is None:

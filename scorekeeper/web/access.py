@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from typing import NoReturn
 
-from flask import abort, request, session
+from flask import abort, g, request, session
 from flask_login import current_user
 
 from .. import clubs, games, links
@@ -98,12 +98,18 @@ def open_game_link(endpoint: str | None, values: dict | None) -> None:
     if not values:
         return
     if "secret" in values:
-        opened = links.open_link(values.pop("secret"), _address())
+        secret, game_id = values.pop("secret"), None
     elif "game_id" in values and endpoint and endpoint.startswith("api."):
-        key = request.headers.get(GAME_KEY_HEADER, "")
-        opened = links.open_link(key, _address(), values["game_id"])
+        secret, game_id = request.headers.get(GAME_KEY_HEADER, ""), values["game_id"]
     else:
         return
+    # The lookup reads, whatever the method: it must not take SQLite's write lock (db._begin)
+    # before the request has its writer's turn (db.one_writer_at_a_time).
+    g.only_reading = True
+    try:
+        opened = links.open_link(secret, _address(), game_id)
+    finally:
+        g.only_reading = False
     match opened:
         case links.Found(game_id):
             values["game_id"] = game_id
