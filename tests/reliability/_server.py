@@ -156,8 +156,33 @@ def _is_ours(pid: int, marker: str) -> bool:
         return False
 
 
+# With TEST_DATABASE_URL (scripts/with-postgres), the servers use that PostgreSQL database,
+# emptied when a test's first server creates its schema; otherwise a SQLite file each.
+POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "")
+
+
+def _postgres() -> str:
+    from scorekeeper import with_driver
+
+    return with_driver(POSTGRES_URL)
+
+
+def _empty_postgres() -> None:
+    """Drop everything in the PostgreSQL test database: the next init-db migrates afresh."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(_postgres())
+    try:
+        with engine.begin() as connection:
+            connection.execute(text("DROP SCHEMA public CASCADE"))
+            connection.execute(text("CREATE SCHEMA public"))
+    finally:
+        engine.dispose()
+
+
 class Gunicorn:
-    """gunicorn -w N on 127.0.0.1 with the app on one SQLite file; stop() in a finally."""
+    """gunicorn -w N on 127.0.0.1 with the app on one SQLite file (or the PostgreSQL test
+    database); stop() in a finally."""
 
     def __init__(self, folder: Path, workers: int = 4, db_path: Path | None = None) -> None:
         self.folder = folder
@@ -169,12 +194,14 @@ class Gunicorn:
         self.log_path = folder / f"gunicorn-{uuid.uuid4().hex[:6]}.log"
         self.env = {
             **os.environ,
-            "DATABASE_URL": f"sqlite:///{self.db_path}",
+            "DATABASE_URL": _postgres() if POSTGRES_URL else f"sqlite:///{self.db_path}",
             "SECRET_KEY": secrets.token_hex(32),
         }
         self.env.pop("FLASK_APP", None)
 
     def init_db(self) -> None:
+        if POSTGRES_URL:
+            _empty_postgres()
         subprocess.run(
             [str(BIN / "flask"), "--app", "scorekeeper", "init-db"],
             cwd=ROOT,
@@ -425,10 +452,22 @@ def run_load(
 
 
 def read_db(path: Path) -> dict[str, Any]:
-    """Straight from the SQLite file: integrity, and every game's deals, keys and totals."""
-    conn = sqlite3.connect(path, timeout=30)
+    """Straight from the database: integrity, and every game's deals, keys and totals.
+
+    SQLite: the file at `path`, with SQLite's integrity check. PostgreSQL: the test database
+    (it keeps its own integrity: "ok" once it answers).
+    """
+    if POSTGRES_URL:
+        import psycopg
+
+        conn: Any = psycopg.connect(POSTGRES_URL)
+        integrity = ["ok"]
+    else:
+        conn = sqlite3.connect(path, timeout=30)
+        integrity = []
     try:
-        integrity = [row[0] for row in conn.execute("PRAGMA integrity_check")]
+        if not integrity:
+            integrity = [row[0] for row in conn.execute("PRAGMA integrity_check")]
         deals: dict[int, list[tuple[int, int, str | None]]] = {}
         for game, number, version, key in conn.execute(
             "SELECT game_id, number, version, idempotency_key FROM deal ORDER BY game_id, number"

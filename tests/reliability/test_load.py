@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from ._server import DEAL, Gunicorn, call, new_game, read_db, run_load
+from ._server import DEAL, POSTGRES_URL, Gunicorn, call, new_game, read_db, run_load
 
 LOAD_SECONDS = float(os.environ.get("LOAD_SECONDS", "30"))
 WRITERS = 25  # one game each, so every deal must be a 201
@@ -31,7 +31,8 @@ def test_fifty_clients_no_errors_and_every_acknowledged_deal_once(server):
 
     load = run_load(server.port, games, writers=WRITERS, readers=READERS, seconds=LOAD_SECONDS)
     print()
-    print(load.report(f"load: {WRITERS} writers + {READERS} readers, gunicorn -w 4, SQLite"))
+    database = "PostgreSQL" if POSTGRES_URL else "SQLite"
+    print(load.report(f"load: {WRITERS} writers + {READERS} readers, gunicorn -w 4, {database}"))
 
     problems = load.problems()
     assert problems == [], f"{len(problems)} failed requests, e.g. {problems[:10]}"
