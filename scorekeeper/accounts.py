@@ -134,13 +134,18 @@ def _dummy_hash() -> str:
     return _dummy[generate_password_hash]
 
 
-def authenticate(username: str, password: str) -> Organiser | None:
-    """The organiser whose password this is, or None (an unknown name costs a check too)."""
-    organiser = organiser_named(username)
-    # An unknown name still checks a hash: otherwise its quick answer tells names apart.
+def _matches(organiser: Organiser | None, password: str) -> bool:
+    """Whether this is the organiser's password; an unknown name costs a hash check too."""
+    # Checked first, never short-circuited: a quick answer for an unknown name tells names apart.
     stored = organiser.password_hash if organiser is not None else _dummy_hash()
     matched = check_password_hash(stored, password)
-    return organiser if organiser is not None and matched else None
+    return organiser is not None and matched
+
+
+def authenticate(username: str, password: str) -> Organiser | None:
+    """The organiser whose password this is, or None (unthrottled: sign-in uses `sign_in`)."""
+    organiser = organiser_named(username)
+    return organiser if _matches(organiser, password) else None
 
 
 def sign_in(username: str, password: str, address: str) -> SignInOutcome:
@@ -156,9 +161,7 @@ def sign_in(username: str, password: str, address: str) -> SignInOutcome:
     attempt = LoginAttempt(username=filed, address=address, at=_now())
     db.session.add(attempt)
     db.session.commit()
-    # An unknown name still checks a hash (first, never short-circuited): same cost as a known one.
-    stored = organiser.password_hash if organiser is not None else _dummy_hash()
-    matched = check_password_hash(stored, password)
+    matched = _matches(organiser, password)  # checks a hash whoever the name is
     if organiser is None or not matched:
         _forget_old()
         return WrongPassword()

@@ -6,8 +6,6 @@ the outcome they get back into a page or an answer; neither checks anything itse
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -200,11 +198,8 @@ def enter_deal(
 
 
 def request_hash(scores: Any) -> str:
-    """The sha256 of the figures in one canonical form, kept beside the key they came with."""
-    # Sorted keys and no spaces: the same figures give the same hash however they were sent.
-    # `default=repr` so that no value a parser can produce makes the hash itself fail.
-    canonical = json.dumps(scores, sort_keys=True, separators=(",", ":"), default=repr)
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    """The digest of the figures, kept beside the key they came with."""
+    return games.digest(scores)
 
 
 def _replayed(recorded: Deal, key: str | None, sent: str | None) -> AlreadySaved | KeyReused:

@@ -178,8 +178,15 @@ def fingerprint(
         "sides": [[name(side), [name(p) for p in players or [side]]] for side, players in sides],
         "deals": [[dict(entry) for entry in entries] for entries in deals],
     }
-    text = json.dumps(canonical, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
+    return digest(canonical)
+
+
+def digest(value: Any) -> str:
+    """The sha256 of JSON-like data in one canonical form: the same data, the same digest."""
+    # Sorted keys and no spaces: the same figures give the same hash however they were sent.
+    # `default=repr` so that no value a parser can produce makes the hash itself fail.
+    canonical = json.dumps(value, sort_keys=True, separators=(",", ":"), default=repr)
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def fingerprint_of(game: Game) -> str:

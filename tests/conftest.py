@@ -302,3 +302,18 @@ def client(app):
 def runner(app):
     """A CLI runner for the app's commands."""
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def quick_hashing(monkeypatch):
+    """One hashing round per password keeps sign-ups fast (test_club_access checks the real
+    hashing). A module that signs organisers up uses it for every test:
+    `pytestmark = pytest.mark.usefixtures("quick_hashing")`."""
+    from functools import partial
+
+    from werkzeug.security import generate_password_hash
+
+    from scorekeeper import accounts
+
+    quick = partial(generate_password_hash, method="pbkdf2:sha256:1")
+    monkeypatch.setattr(accounts, "generate_password_hash", quick)

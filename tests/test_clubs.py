@@ -35,14 +35,7 @@ from scorekeeper.rules import DealEntry
 SLUG = "tuesday"
 
 
-@pytest.fixture(autouse=True)
-def quick_hashing(monkeypatch):
-    """One hashing round per sign-up keeps these tests fast (test_club_access checks hashing)."""
-    monkeypatch.setattr(
-        accounts,
-        "generate_password_hash",
-        partial(generate_password_hash, method="pbkdf2:sha256:1"),
-    )
+pytestmark = pytest.mark.usefixtures("quick_hashing")
 
 
 # ------------------------------------------------------------------------- reading pages

@@ -12,12 +12,10 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from functools import partial
 
 import pytest
 from flask_login.utils import encode_cookie
 from sqlalchemy import func, select
-from werkzeug.security import generate_password_hash
 
 from scorekeeper import accounts, clubs
 from scorekeeper.db import db
@@ -27,11 +25,7 @@ from scorekeeper.rules import terms
 PASSWORD = "table-for-four"
 
 
-@pytest.fixture(autouse=True)
-def quick_hashing(monkeypatch):
-    """One hashing round keeps sign-ups fast (test_club_access checks the real hashing)."""
-    quick = partial(generate_password_hash, method="pbkdf2:sha256:1")
-    monkeypatch.setattr(accounts, "generate_password_hash", quick)
+pytestmark = pytest.mark.usefixtures("quick_hashing")
 
 
 class Clock:

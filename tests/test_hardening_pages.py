@@ -10,14 +10,12 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
-from functools import partial
 from pathlib import Path
 
 import flask
 import pytest
-from werkzeug.security import generate_password_hash
 
-from scorekeeper import accounts, clubs, create_app
+from scorekeeper import clubs, create_app
 from scorekeeper.db import db
 
 PASSWORD = "quiet-harbour-7341-lantern"
@@ -25,14 +23,7 @@ PRIVATE, PUBLIC = "priv", "pub"
 HSTS = "max-age=31536000; includeSubDomains"
 
 
-@pytest.fixture(autouse=True)
-def quick_hashing(monkeypatch):
-    """One hashing round per sign-up keeps these tests fast."""
-    monkeypatch.setattr(
-        accounts,
-        "generate_password_hash",
-        partial(generate_password_hash, method="pbkdf2:sha256:1"),
-    )
+pytestmark = pytest.mark.usefixtures("quick_hashing")
 
 
 @pytest.fixture

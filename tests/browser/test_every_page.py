@@ -22,13 +22,11 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 
 import pytest
 from playwright.sync_api import Page, expect
-from werkzeug.security import generate_password_hash
 
-from scorekeeper import accounts, clubs, deals, demo, games
+from scorekeeper import clubs, deals, demo, games
 from scorekeeper.access import Level
 from scorekeeper.db import db
 from scorekeeper.games import SideSetup
@@ -63,14 +61,7 @@ def phone_options() -> dict:
     return {"service_workers": "block"}
 
 
-@pytest.fixture(autouse=True)
-def quick_hashing(monkeypatch):
-    """One hashing round for the demo organiser keeps seeding quick."""
-    monkeypatch.setattr(
-        accounts,
-        "generate_password_hash",
-        partial(generate_password_hash, method="pbkdf2:sha256:1"),
-    )
+pytestmark = pytest.mark.usefixtures("quick_hashing")
 
 
 # ------------------------------------------------------------------------- seeding

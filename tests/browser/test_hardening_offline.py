@@ -7,11 +7,8 @@ someone else forgets every page the phone kept.
 
 from __future__ import annotations
 
-from functools import partial
-
 import pytest
 from playwright.sync_api import expect
-from werkzeug.security import generate_password_hash
 
 from scorekeeper import accounts
 from scorekeeper.db import db
@@ -24,14 +21,7 @@ SLUG = "tuesday"
 KEPT_ADDRESSES = "async () => (await (await caches.open('pages-v1')).keys()).map(r => r.url)"
 
 
-@pytest.fixture(autouse=True)
-def quick_hashing(monkeypatch):
-    """One hashing round per account keeps sign-up and sign-in quick."""
-    monkeypatch.setattr(
-        accounts,
-        "generate_password_hash",
-        partial(generate_password_hash, method="pbkdf2:sha256:1"),
-    )
+pytestmark = pytest.mark.usefixtures("quick_hashing")
 
 
 def kept(page) -> list[str]:
