@@ -75,7 +75,9 @@ def entries_from(scores: Any, game: Game) -> list[DealEntry]:
             entries.append(DealEntry.from_dict(entry, index))
         except DealRefused as exc:
             who = names[index] if index < len(names) else f"Entry {index + 1}"
-            refusals.extend(Refusal(r.side, r.field, f"{who}: {r.message}") for r in exc.refusals)
+            refusals.extend(
+                Refusal(r.side, r.field, f"{who}: {r.message}", r.inputs) for r in exc.refusals
+            )
     if refusals:
         raise DealRefused(refusals)
     return entries
@@ -97,7 +99,9 @@ def progress_of(game: Game) -> Progress:
     kept = getattr(game, _PROGRESS, None)
     if kept is not None and kept[0] == key:
         return kept[1]
-    progress = engine.play(rules_of(game), game.decks, sides_of(game), entries_of(game))
+    # Saved deals were checked when they were entered: replaying them checks nothing again.
+    entries = entries_of(game)
+    progress = engine.play(rules_of(game), game.decks, sides_of(game), entries, check=False)
     keep_progress(game, progress)
     return progress
 

@@ -101,7 +101,9 @@ def _recompute_game(game: Game, report: Report) -> None:
     report.games += 1
     entries = games.entries_of(game)
     try:
-        progress = engine.play(games.rules_of(game), game.decks, games.sides_of(game), entries)
+        # Stored deals are recomputed as they were saved, not checked again.
+        rules, sides = games.rules_of(game), games.sides_of(game)
+        progress = engine.play(rules, game.decks, sides, entries, check=False)
     except (engine.DealRefused, engine.RulesError) as exc:
         report.refused.append((game.id, str(exc)))
         return

@@ -456,15 +456,14 @@ def test_card_count_fields_add_up_the_points(client):
             "s0-melded_cards-two": "2",
             "s0-melded_cards-ace": "3",
             "s0-melded_cards-eight_to_king": "4",
-            "s0-melded_cards-four_to_seven": "5",
-            "s0-melded_cards-black_three": "1",
+            "s0-melded_cards-four_to_seven": "6",
             "s0-leftover_cards-ace": "1",
             "s0-leftover_cards-four_to_seven": "2",
             "s1-leftover_cards-joker": "1",
         },
     )
     assert saved.status_code == 302, text(saved)
-    # melded 50 + 2×20 + 3×20 + 4×10 + 5×5 + 5 = 220; left 20 + 2×5 = 30 → cards 190;
+    # melded 50 + 2×20 + 3×20 + 4×10 + 6×5 = 220; left 20 + 2×5 = 30 → cards 190;
     # with the dirty book 300 → 490. Cat: a joker left → −50.
     board = text(client.get(link(client, game_id)))
     assert_side(board, "Ann", 490, 90)

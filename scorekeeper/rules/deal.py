@@ -39,17 +39,39 @@ POINTS_ENTERED = ("melded_points", "leftover_points")
 ENTRY_FIELDS = (*KIND_FIELDS, *COUNT_FIELDS, "went_out", *POINT_FIELDS, *CARD_FIELDS)
 
 
+# An input a refusal points at: the side's index (None for a figure of the whole request) and
+# the figure's dotted path inside it, as the request names it ("melded_cards.black_three").
+Input = tuple[int | None, str]
+
+
 @dataclass(frozen=True)
 class Refusal:
-    """Why an entry cannot be saved: the side (None for the whole deal), the figure, the reason."""
+    """Why an entry cannot be saved: the side (None for the whole deal), the figure, the reason.
+
+    `inputs` are the figures as entered that the refusal is about: for a side's figure, that
+    figure; for a limit over the whole deal, every side's figure that counted toward it.
+    """
 
     side: int | None
     field: str
     message: str
+    inputs: tuple[Input, ...] | None = None
+
+    @property
+    def figures(self) -> tuple[Input, ...]:
+        """The inputs at fault; a side's own refusal is about its own figure when none are named."""
+        if self.inputs is not None:
+            return self.inputs
+        return ((self.side, self.field),) if self.side is not None else ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form the API answers with."""
-        return {"side": self.side, "field": self.field, "message": self.message}
+        return {
+            "side": self.side,
+            "field": self.field,
+            "message": self.message,
+            "inputs": [{"side": side, "field": name} for side, name in self.figures],
+        }
 
 
 class DealRefused(ValueError):
@@ -237,15 +259,16 @@ def check_deal(
     """Every reason this deal cannot be saved under these rules; empty when it can."""
     refusals: list[Refusal] = []
     if len(entries) != len(sides):
-        return [Refusal(None, "scores", f"Enter one score for each of the {len(sides)} sides.")]
+        message = f"Enter one score for each of the {len(sides)} sides."
+        return [Refusal(None, "scores", message, ((None, "scores"),))]
     for index, (side, entry) in enumerate(zip(sides, entries, strict=True)):
         refusals.extend(_check_side(rules, index, side, entry))
-    went_out = [side.name for side, entry in zip(sides, entries, strict=True) if entry.went_out]
+    went_out = [i for i, entry in enumerate(entries) if entry.went_out]
     if len(went_out) > 1:
+        names = " and ".join(sides[i].name for i in went_out)
+        message = f"Only one side can go out; {names} both did."
         refusals.append(
-            Refusal(
-                None, "went_out", f"Only one side can go out; {' and '.join(went_out)} both did."
-            )
+            Refusal(None, "went_out", message, tuple((i, "went_out") for i in went_out))
         )
     refusals.extend(_check_decks(rules, decks, entries))
     return refusals
@@ -261,18 +284,16 @@ def _check_side(rules: RuleSet, index: int, side: Side, entry: DealEntry) -> lis
     for name in ("books", "open_books"):
         for kind, count in getattr(entry, name).items():
             if count and kind not in rules.book_bonuses:
-                refuse(
-                    f"{name}.{kind}", f"the {rules.name} rules have no {BOOK_LABELS[kind]} book."
-                )
+                refuse(f"{name}.{kind}", f"{rules.called} have no {BOOK_LABELS[kind]} book.")
     if entry.open_books or entry.open_book_points:
         if not rules.open_books_to_other_team:
             name = "open_books" if entry.open_books else "open_book_points"
-            refuse(name, f"open books are not scored under the {rules.name} rules.")
+            refuse(name, f"open books are not scored under {rules.called}.")
     if entry.red_threes_down and rules.red_three_down is None:
-        refuse("red_threes_down", f"red threes cannot be laid down under the {rules.name} rules.")
+        refuse("red_threes_down", f"red threes cannot be laid down under {rules.called}.")
     for bonus, count in entry.bonuses.items():
         if count and bonus not in rules.extra_bonuses:
-            refuse(f"bonuses.{bonus}", f"the {rules.name} rules have no '{bonus}' bonus.")
+            refuse(f"bonuses.{bonus}", f"{rules.called} have no '{bonus}' bonus.")
         elif count > side.players:
             refuse(
                 f"bonuses.{bonus}",
@@ -282,6 +303,21 @@ def _check_side(rules: RuleSet, index: int, side: Side, entry: DealEntry) -> lis
         value = getattr(entry, name)
         if value and value % 5:
             refuse(name, f"{FIELD_LABELS[name]} of {value} is not a multiple of 5; every card is.")
+    threes = (entry.melded_cards or {}).get("black_three", 0)
+    if threes and rules.melded_black_threes != "always":
+        in_book = entry.books.get("black_threes") and "black_threes" in rules.book_bonuses
+        if rules.melded_black_threes == "never" and not in_book:
+            refuse(
+                "melded_cards.black_three",
+                f"{threes} black three{'s' if threes != 1 else ''} melded, but threes cannot be "
+                f"melded under {rules.called}: a black three is only discarded, or counted "
+                "with the cards left in a hand or foot.",
+            )
+        elif not entry.went_out:
+            refuse(
+                "melded_cards.black_three",
+                f"black threes can be melded only by the side going out under {rules.called}.",
+            )
     for kind in GOING_OUT_ONLY:
         if entry.books.get(kind) and kind in rules.book_bonuses and not entry.went_out:
             refuse(
@@ -313,61 +349,135 @@ def _describe(books: Mapping[str, int]) -> str:
     return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
 
 
+# The card groups the deck limits count, each with what one deck holds and the card
+# categories (as cards are counted) that fall in it.
+NATURALS = ("ace", "eight_to_king", "four_to_seven")
+WILDS = ("joker", "two")
+
+
+def _book_needs(rules: RuleSet, books: Mapping[str, int]) -> dict[str, int]:
+    """The fewest cards of each group that these books hold (books may hold more than 7)."""
+    dirty = books.get("dirty", 0)
+    return {
+        "wilds": BOOK_SIZE * books.get("wild", 0) + dirty,
+        "naturals": BOOK_SIZE * (books.get("clean", 0) + books.get("clean_sevens", 0))
+        + max(0, BOOK_SIZE - rules.max_wilds_in_dirty_book) * dirty,
+        "sevens": BOOK_SIZE * books.get("clean_sevens", 0),
+        "black_three": BOOK_SIZE * books.get("black_threes", 0),
+    }
+
+
+# Which book kinds put cards in each group, for naming the figures a limit counted.
+_GROUP_BOOKS = {
+    "wilds": ("wild", "dirty"),
+    "naturals": ("clean", "clean_sevens", "dirty"),
+    "sevens": ("clean_sevens",),
+    "four_to_seven": ("clean_sevens",),
+    "black_three": ("black_threes",),
+}
+# Card categories, as counted, that each group holds; and groups within a category.
+_GROUP_CARDS = {
+    "wilds": WILDS,
+    "naturals": NATURALS,
+    "sevens": (),
+    "black_three": ("black_three",),
+    "four_to_seven": ("four_to_seven",),
+}
+
+
+def _side_cards(rules: RuleSet, entry: DealEntry) -> dict[str, int]:
+    """The fewest cards of each group and category this side's entry can have used.
+
+    A card is counted once: a closed book's cards are among the melded cards, so the melded
+    count of a group is at least what its books hold, never that plus the books. Open melds
+    (cutthroat) are entered apart from the melded cards, so theirs are added.
+    """
+    melded = entry.melded_cards or {}
+    left = entry.leftover_cards or {}
+    closed = _book_needs(rules, entry.books)
+    opened = _book_needs(rules, entry.open_books)
+    closed["four_to_seven"] = closed["sevens"]
+    opened["four_to_seven"] = opened["sevens"]
+    used: dict[str, int] = {}
+    for group, cards in _GROUP_CARDS.items():
+        in_melds = sum(melded.get(c, 0) for c in cards)
+        in_hands = sum(left.get(c, 0) for c in cards)
+        used[group] = max(closed[group], in_melds) + opened[group] + in_hands
+    for category in ("joker", "two", "ace", "eight_to_king"):
+        used[category] = melded.get(category, 0) + left.get(category, 0)
+    return used
+
+
+def _group_inputs(index: int, entry: DealEntry, group: str) -> list[Input]:
+    """The figures of one side's entry that count toward a group of cards."""
+    found: list[Input] = []
+    for name in ("books", "open_books"):
+        for kind in _GROUP_BOOKS.get(group, ()):
+            if getattr(entry, name).get(kind):
+                found.append((index, f"{name}.{kind}"))
+    for name in CARD_FIELDS:
+        for category in _GROUP_CARDS.get(group, (group,)):
+            if (getattr(entry, name) or {}).get(category):
+                found.append((index, f"{name}.{category}"))
+    return found
+
+
 def _check_decks(rules: RuleSet, decks: int, entries: Sequence[DealEntry]) -> list[Refusal]:
     """The limits no honest entry can exceed, over all sides of one deal together."""
     refusals: list[Refusal] = []
     in_play = f"{decks} deck{'s' if decks != 1 else ''}"
 
-    def limit(name: str, what: str, entered: int, most: int, why: str) -> None:
+    hold = "holds" if decks == 1 else "hold"
+
+    def limit(name: str, what: str, entered: int, most: int, why: str, at: list[Input]) -> None:
         if entered > most:
-            refusals.append(
-                Refusal(
-                    None, name, f"{entered:,} {what} entered, but {in_play} hold {most:,}{why}."
-                )
-            )
+            # "entered" unless the phrase says how the figure came about ("needed for ...").
+            said = what if " needed " in what else f"{what} entered"
+            message = f"{entered:,} {said}, but {in_play} {hold} {most:,}{why}."
+            refusals.append(Refusal(None, name, message, tuple(at)))
+
+    def inputs(*names: str) -> list[Input]:
+        return [
+            (index, name)
+            for index, entry in enumerate(entries)
+            for name in names
+            if getattr(entry, name)
+        ]
 
     red_threes = sum(e.red_threes_down + e.red_threes_caught for e in entries)
-    limit("red_threes", "red threes", red_threes, DECK_RED_THREES * decks, "")
-    books: dict[str, int] = {}
-    for entry in entries:
-        for source in (entry.books, entry.open_books):
-            for kind, count in source.items():
-                books[kind] = books.get(kind, 0) + count
-    wilds = BOOK_SIZE * books.get("wild", 0) + books.get("dirty", 0)
-    limit(
-        "books",
-        "wild cards needed for the books",
-        wilds,
-        DECK_WILDS * decks,
-        " (7 in each wild book, at least 1 in each dirty book)",
-    )
+    at = inputs("red_threes_down", "red_threes_caught")
+    limit("red_threes", "red threes", red_threes, DECK_RED_THREES * decks, "", at)
+    used = [_side_cards(rules, entry) for entry in entries]
+
+    def counted(group: str) -> tuple[int, list[Input]]:
+        at = [i for index, e in enumerate(entries) for i in _group_inputs(index, e, group)]
+        return sum(u[group] for u in used), at
+
     naturals_per_dirty = max(0, BOOK_SIZE - rules.max_wilds_in_dirty_book)
-    naturals = BOOK_SIZE * (
-        books.get("clean", 0) + books.get("clean_sevens", 0)
-    ) + naturals_per_dirty * books.get("dirty", 0)
-    limit(
-        "books",
-        "natural cards needed for the books",
-        naturals,
-        DECK_NATURALS * decks,
-        f" (7 in each clean book, at least {naturals_per_dirty} in each dirty book)",
-    )
-    sevens = BOOK_SIZE * books.get("clean_sevens", 0)
-    limit("books.clean_sevens", "sevens needed for books of sevens", sevens, 4 * decks, "")
+    wilds, at = counted("wilds")
+    why = " (7 in each wild book, at least 1 in each dirty book)"
+    what = "wild cards needed for the books and the cards counted"
+    limit("books", what, wilds, DECK_WILDS * decks, why, at)
+    naturals, at = counted("naturals")
+    why = f" (7 in each clean book, at least {naturals_per_dirty} in each dirty book)"
+    what = "natural cards needed for the books and the cards counted"
+    limit("books", what, naturals, DECK_NATURALS * decks, why, at)
+    sevens, at = counted("sevens")
+    limit("books.clean_sevens", "sevens needed for books of sevens", sevens, 4 * decks, "", at)
     points = sum(e.melded(rules) + e.leftover(rules) + e.open_book_points for e in entries)
     # 590 with the standard card values; a club's changed values change what a deck is worth.
     deck_points = sum(n * rules.card_values.get(c, 0) for c, n in DECK_CARDS.items())
-    limit("card_points", "card points", points, deck_points * decks, "")
+    at = inputs("melded_points", "leftover_points", "open_book_points", *CARD_FIELDS)
+    limit("card_points", "card points", points, deck_points * decks, "", at)
     for category in CARD_CATEGORIES:
-        counted = sum(
-            (e.melded_cards or {}).get(category, 0) + (e.leftover_cards or {}).get(category, 0)
-            for e in entries
-        )
+        total, at = counted(category)
+        why = ""
         if category == "black_three":
-            counted += BOOK_SIZE * books.get("black_threes", 0)
+            why = " (at least 7 in each book of black threes, among those melded)"
+        elif category == "four_to_seven":
+            why = " (7 sevens in each book of sevens, among those melded)"
         label = CARD_LABELS[category]
-        why = " (7 in each book of black threes)" if category == "black_three" else ""
-        limit(f"cards.{category}", label, counted, DECK_CARDS[category] * decks, why)
+        limit(f"cards.{category}", label, total, DECK_CARDS[category] * decks, why, at)
     return refusals
 
 
@@ -425,10 +535,14 @@ def _book_detail(rules: RuleSet, books: Mapping[str, int]) -> str:
 
 
 def score_deal(
-    rules: RuleSet, decks: int, sides: Sequence[Side], entries: Sequence[DealEntry]
+    rules: RuleSet,
+    decks: int,
+    sides: Sequence[Side],
+    entries: Sequence[DealEntry],
+    check: bool = True,
 ) -> list[SideScore]:
-    """Every side's score for one deal, or DealRefused with every reason."""
-    refusals = check_deal(rules, decks, sides, entries)
+    """Every side's score for one deal, or DealRefused with every reason (if `check`)."""
+    refusals = check_deal(rules, decks, sides, entries) if check else []
     if refusals:
         raise DealRefused(refusals)
     scores = []

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .deal import DealEntry, DealRefused, Refusal, Side, SideScore, score_deal
+from .house import off_the_fives
 from .ruleset import RuleSet
-from .terms import MAX_DECKS, MAX_NAME, MAX_PLAYERS_PER_SIDE, MAX_SIDES
+from .terms import DECK_SIZE, MAX_DECKS, MAX_NAME, MAX_PLAYERS_PER_SIDE, MAX_SIDES
 
 
 class GameOver(DealRefused):
@@ -48,19 +49,20 @@ class Progress:
 def check_setup(rules: RuleSet, decks: int, sides: Sequence[Side]) -> list[Refusal]:
     """Every reason a game cannot start with these sides and decks."""
     refusals: list[Refusal] = []
+    these = rules.called[0].upper() + rules.called[1:]
     if len(sides) < rules.min_sides:
-        refusals.append(
-            Refusal(None, "sides", f"The {rules.name} rules need at least {rules.min_sides} sides.")
-        )
+        refusals.append(Refusal(None, "sides", f"{these} need at least {rules.min_sides} sides."))
     most = min(rules.max_sides or MAX_SIDES, MAX_SIDES)
     if len(sides) > most:
-        refusals.append(
-            Refusal(None, "sides", f"The {rules.name} rules take at most {most} sides.")
-        )
+        refusals.append(Refusal(None, "sides", f"{these} take at most {most} sides."))
     if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
         refusals.append(
             Refusal(None, "decks", f"Decks must be a whole number from 1 to {MAX_DECKS}.")
         )
+    else:
+        refusals.extend(_check_deal_fits(rules, decks, sides))
+    for path, message in off_the_fives(rules):
+        refusals.append(Refusal(None, "rules", message, ((None, f"rules.{path}"),)))
     seen: set[str] = set()
     for index, side in enumerate(sides):
         name = side.name.strip()
@@ -78,7 +80,7 @@ def check_setup(rules: RuleSet, decks: int, sides: Sequence[Side]) -> list[Refus
                 Refusal(
                     index,
                     "players",
-                    f"{name or 'A side'}: under the {rules.name} rules each side is one player.",
+                    f"{name or 'A side'}: under {rules.called} each side is one player.",
                 )
             )
         elif not 1 <= side.players <= MAX_PLAYERS_PER_SIDE:
@@ -92,16 +94,43 @@ def check_setup(rules: RuleSet, decks: int, sides: Sequence[Side]) -> list[Refus
     return refusals
 
 
+def _check_deal_fits(rules: RuleSet, decks: int, sides: Sequence[Side]) -> list[Refusal]:
+    """The decks must hold every player's hand and foot, and leave cards for the stock."""
+    players = sum(max(1, side.players) for side in sides)
+    dealt = players * (rules.hand_size + rules.foot_size)
+    if dealt < decks * DECK_SIZE:
+        return []
+    needed = rules.decks_to_deal(players)
+    held = f"{decks} deck{'s' if decks != 1 else ''} hold{'s' if decks == 1 else ''}"
+    fix = (
+        f"play with at least {needed} decks"
+        if needed <= MAX_DECKS
+        else f"even {MAX_DECKS} decks are too few: fewer players or smaller hands and feet"
+    )
+    message = (
+        f"{players} players' hands and feet take {dealt:,} cards ({rules.hand_size} + "
+        f"{rules.foot_size} each), but {held} {decks * DECK_SIZE:,} and the stock needs "
+        f"cards too: {fix}."
+    )
+    inputs = ((None, "decks"),)
+    if rules.house:
+        inputs += ((None, "rules.hand_size"), (None, "rules.foot_size"))
+    return [Refusal(None, "decks", message, inputs)]
+
+
 def play(
     rules: RuleSet,
     decks: int,
     sides: Sequence[Side],
     deals: Sequence[Sequence[DealEntry]],
     corrected: int | None = None,
+    check: bool = True,
 ) -> Progress:
     """Score every deal in order; DealRefused names the deal that cannot stand.
 
-    `corrected` is the number of a deal just changed, so a refusal can say so.
+    `corrected` is the number of a deal just changed, so a refusal can say so. With `check`
+    false, only that deal is checked: the others were checked when they were saved, and a check
+    added since must not lock a game already played.
     """
     progress = Progress([], [0] * len(sides), _minimums(rules, 1, [0] * len(sides)), False, [])
     for number, entries in enumerate(deals, start=1):
@@ -110,7 +139,8 @@ def play(
             if corrected is not None and corrected < number:
                 raise DealRefused([refusal])
             raise GameOver([refusal])
-        progress = _step(rules, decks, sides, progress, entries, corrected)
+        checked = check or number == corrected
+        progress = _step(rules, decks, sides, progress, entries, corrected, checked)
     return progress
 
 
@@ -127,7 +157,7 @@ def extend(
     full = deal_limit_reached(rules, progress)
     if full is not None:
         raise DealLimitReached([full])
-    return _step(rules, decks, sides, progress, entries, None)
+    return _step(rules, decks, sides, progress, entries, None, True)
 
 
 def game_over(sides: Sequence[Side], progress: Progress) -> Refusal:
@@ -163,11 +193,12 @@ def _step(
     progress: Progress,
     entries: Sequence[DealEntry],
     corrected: int | None,
+    check: bool,
 ) -> Progress:
-    """Score the next deal on top of `progress`."""
+    """Score the next deal on top of `progress` (checking it first, if `check`)."""
     number, minimums = progress.next_deal, progress.minimums
     try:
-        scores = score_deal(rules, decks, sides, entries)
+        scores = score_deal(rules, decks, sides, entries, check=check)
     except DealRefused as refused:
         if corrected is None or corrected == number:
             raise
@@ -230,4 +261,4 @@ def correct_deal(
 ) -> Progress:
     """The game with deal `number` replaced, everything after it recomputed, or DealRefused."""
     changed = [*deals[: number - 1], entries, *deals[number:]]
-    return play(rules, decks, sides, changed, corrected=number)
+    return play(rules, decks, sides, changed, corrected=number, check=False)

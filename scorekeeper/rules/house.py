@@ -79,6 +79,29 @@ def knobs(rules: RuleSet) -> list[Knob]:
     return found
 
 
+# The numbers that are points: every card is worth a multiple of 5, so every score moves in fives
+# and a bonus, penalty, minimum or target off that step is a typo.
+IN_FIVES = (
+    "card_values",
+    "book_bonuses",
+    "red_three_down",
+    "red_three_caught",
+    "going_out_bonus",
+    "extra_bonuses",
+    "opening_minimums",
+    "target_score",
+)
+
+
+def off_the_fives(rules: RuleSet) -> list[tuple[str, str]]:
+    """Each points figure of these rules that is not a multiple of 5: (its path, why)."""
+    return [
+        (knob.path, f"{knob.label} must be a multiple of 5, as every score is, not {knob.value:,}.")
+        for knob in knobs(rules)
+        if knob.path.partition(".")[0] in IN_FIVES and knob.value % 5
+    ]
+
+
 def overrides_from(rules: RuleSet, values: Mapping[str, int | None]) -> dict[str, Any]:
     """The overrides that turn `rules` into one with these knob values (blank keeps a value)."""
     overrides: dict[str, Any] = {}

@@ -22,6 +22,10 @@ COMMON_RULINGS = (
     "the table decides.",
     "Red threes and book bonuses never count toward the opening minimum.",
     "A corrected deal recomputes every later total, minimum and the winner.",
+    "A card is counted once: the cards of a book are among the melded cards counted for it, "
+    "never added to them, when the deck limits are checked.",
+    "The decks must hold every player's hand and foot with cards left for the stock; the "
+    "default number of decks rises to the fewest that do.",
 )
 FOUR_DEAL_RULINGS = (
     "After the last deal the highest total wins; equal highest totals share the win.",
@@ -161,6 +165,7 @@ TEN_THOUSAND = RuleSet(
     end_after_deals=None,
     target_score=10_000,
     tie_rule="play_on",
+    melded_black_threes="going_out",
     default_decks=((1, 1, -1),),
     min_default_decks=3,
     hand_size=13,
@@ -188,6 +193,7 @@ CUTTHROAT = RuleSet(
     end_after_deals=None,
     target_score=10_000,
     tie_rule="play_on",
+    melded_black_threes="going_out",
     default_decks=((1, 1, -1),),
     min_default_decks=3,
     hand_size=13,

@@ -11,6 +11,7 @@ from .terms import (
     BOOK_KINDS,
     CARD_CATEGORIES,
     DEAL_LIMIT,
+    DECK_SIZE,
     EXTRA_BONUSES,
     MAX_DEAL_LIMIT,
     MAX_DEALS,
@@ -32,6 +33,7 @@ DEFAULT_COUNTS_AS: dict[str, str] = {
 GOING_OUT_ONLY: tuple[str, ...] = ("black_threes",)
 
 MINIMUM_BASES = ("deal", "total")
+MELDED_BLACK_THREES = ("never", "going_out", "always")
 TIE_RULES = ("share", "play_on")
 
 
@@ -43,45 +45,92 @@ class RulesError(ValueError):
         self.messages = messages
 
 
+def rule(doc: str, **kwargs: Any) -> Any:
+    """A rule-set field with its meaning, which the API's schema of a rule set is made from."""
+    return field(metadata={"doc": doc}, **kwargs)
+
+
 @dataclass(frozen=True)
 class RuleSet:
     """Every number and choice of one rulebook, as plain data."""
 
-    key: str
-    name: str
-    summary: str
-    rulebook: str
-    sides_note: str
-    card_values: Mapping[str, int]
-    book_bonuses: Mapping[str, int]
-    max_wilds_in_dirty_book: int
-    red_three_down: int | None
-    red_three_caught: int
-    going_out_bonus: int
-    books_to_go_out: Mapping[str, int]
-    minimum_basis: str
-    # (from, minimum) steps: from a deal number, or from a running total.
-    opening_minimums: tuple[tuple[int, int], ...]
-    end_after_deals: int | None
-    target_score: int | None
-    # (from players, decks per player, plus) steps for the default number of decks.
-    default_decks: tuple[tuple[int, int, int], ...]
-    hand_size: int
-    foot_size: int
-    discard_pickup: str
-    min_sides: int = 2
-    max_sides: int | None = None
+    key: str = rule("The preset's key, as games and the API name it")
+    name: str = rule("The preset's name")
+    summary: str = rule("The preset in one sentence")
+    rulebook: str = rule("The rulebook the preset follows")
+    sides_note: str = rule("Who plays: teams, individuals, how many")
+    card_values: Mapping[str, int] = rule("Points of each card category, melded or left over")
+    book_bonuses: Mapping[str, int] = rule(
+        "The bonus of each kind of book these rules score; a kind not listed is not played"
+    )
+    max_wilds_in_dirty_book: int = rule("The most wild cards a seven-card dirty book may hold")
+    red_three_down: int | None = rule(
+        "Points for each red three laid face up; null where red threes cannot be laid down"
+    )
+    red_three_caught: int = rule("Points lost for each red three caught in a hand or foot")
+    going_out_bonus: int = rule("The bonus of the side that goes out")
+    books_to_go_out: Mapping[str, int] = rule(
+        "The books of each kind (clean, dirty, wild) a side must hold to go out"
+    )
+    minimum_basis: str = rule(
+        "What the opening minimum goes by: the deal's number ('deal') or the side's running "
+        "total ('total')"
+    )
+    opening_minimums: tuple[tuple[int, int], ...] = rule(
+        "The opening-minimum schedule: [from, minimum] steps in rising order, from a deal number "
+        "or from a running total (minimum_basis); each step holds until the next"
+    )
+    end_after_deals: int | None = rule("The game ends after this many deals; null if it does not")
+    target_score: int | None = rule(
+        "The game ends after the deal in which a side reaches this total; null if it does not"
+    )
+    default_decks: tuple[tuple[int, int, int], ...] = rule(
+        "The default number of decks: [from players, decks per player, plus] steps; from that "
+        "many players, decks = players × per player + plus (at least min_default_decks)"
+    )
+    hand_size: int = rule("Cards in each player's hand")
+    foot_size: int = rule("Cards in each player's foot")
+    discard_pickup: str = rule("What taking the discard pile means under these rules")
+    min_sides: int = rule("The fewest sides a game takes", default=2)
+    max_sides: int | None = rule("The most sides a game takes; null for no limit", default=None)
     # Individual rule sets: every side is one player, whose melds are their own.
-    individuals: bool = False
-    min_default_decks: int = 1
-    book_counts_as: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_COUNTS_AS))
-    extra_bonuses: Mapping[str, int] = field(default_factory=dict)
-    tie_rule: str = "share"
-    open_books_to_other_team: bool = False
-    open_melds: str = ""
-    rulings: tuple[str, ...] = ()
+    individuals: bool = rule("Every side is one player, whose melds are their own", default=False)
+    min_default_decks: int = rule("The fewest decks the default gives", default=1)
+    book_counts_as: Mapping[str, str] = rule(
+        "What each kind of book counts as toward going out (clean, dirty or wild)",
+        default_factory=lambda: dict(DEFAULT_COUNTS_AS),
+    )
+    extra_bonuses: Mapping[str, int] = rule(
+        "Bonuses beyond books, red threes and going out, each paid once per player who earned it",
+        default_factory=dict,
+    )
+    tie_rule: str = rule(
+        "Equal highest totals at the end: share the win ('share') or play another deal ('play_on')",
+        default="share",
+    )
+    open_books_to_other_team: bool = rule(
+        "Melds of seven or more left open go to the other team at the end of a deal",
+        default=False,
+    )
+    melded_black_threes: str = rule(
+        "When black threes may be melded: 'never' (only discarded or left over), 'going_out' "
+        "(by the side going out) or 'always'; a book of black threes, where scored, is melded "
+        "by the side going out",
+        default="never",
+    )
+    open_melds: str = rule("What happens to melds of seven or more left open", default="")
+    rulings: tuple[str, ...] = rule("How the app rules where the rulebook is silent", default=())
     # The most deals a game holds, whether or not it has ended by then.
-    deal_limit: int = DEAL_LIMIT
+    deal_limit: int = rule(
+        "The most deals a game holds, whether or not it has ended by then", default=DEAL_LIMIT
+    )
+    # Set by with_house_rules: refusals then speak of "these house rules", not the preset's.
+    house: bool = rule("House rules changed this rule set from its preset", default=False)
+
+    @property
+    def called(self) -> str:
+        """How a message names these rules: the preset's, or "these house rules"."""
+        return "these house rules" if self.house else f"the {self.name} rules"
 
     def opening_minimum(self, deal_number: int, total: int) -> int:
         """The least a side's first meld must count in the given deal."""
@@ -98,7 +147,11 @@ class RuleSet:
         for start, step_per_player, step_plus in self.default_decks:
             if players >= start:
                 per_player, plus = step_per_player, step_plus
-        return max(self.min_default_decks, per_player * players + plus)
+        return max(self.min_default_decks, per_player * players + plus, self.decks_to_deal(players))
+
+    def decks_to_deal(self, players: int) -> int:
+        """The fewest decks that hold every player's hand and foot and leave a stock."""
+        return players * (self.hand_size + self.foot_size) // DECK_SIZE + 1
 
     def counts_as(self, kind: str) -> str:
         """What a book of this kind counts as toward going out."""
@@ -124,6 +177,8 @@ class RuleSet:
         if errors:
             raise RulesError(errors)
         changed = dataclasses.replace(self, **changes)
+        if changed != self:
+            changed = dataclasses.replace(changed, house=True)
         changed.check()
         return changed
 
@@ -300,4 +355,5 @@ _OVERRIDES = {
     "hand_size": _set_number,
     "foot_size": _set_number,
     "open_books_to_other_team": _set_flag,
+    "melded_black_threes": _set_choice(MELDED_BLACK_THREES),
 }

@@ -66,6 +66,9 @@ BREAKDOWN_LINES: tuple[tuple[str, str], ...] = (
     ("moved", "From the other team"),
 )
 
+# Cards in one standard deck: 52 and two jokers.
+DECK_SIZE = 54
+
 # --- limits: far beyond any real table, so that a typo never reaches the arithmetic --------
 
 MAX_FIGURE = 1_000_000  # any one figure of a deal entry

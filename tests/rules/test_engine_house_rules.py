@@ -62,7 +62,7 @@ def test_card_points_limit_follows_changed_card_values():
     assert check_deal(rules, 1, teams(2), [E(melded_points=690), NOTHING]) == []
     (refusal,) = check_deal(rules, 1, teams(2), [E(melded_points=695), NOTHING])
     assert refusal.field == "card_points"
-    assert "hold 690" in refusal.message
+    assert "1 deck holds 690" in refusal.message
 
 
 def test_exact_22_bonus_changed_and_removed():

@@ -284,7 +284,7 @@ def test_red_threes_within_two_per_deck(decks, down, caught, refused):
         refusal = only(found)
         assert (refusal.side, refusal.field) == (None, "red_threes")
         assert f"{down + caught} red threes entered" in refusal.message
-        assert f"hold {2 * decks}" in refusal.message
+        assert f"{'holds' if decks == 1 else 'hold'} {2 * decks}" in refusal.message
     else:
         assert found == []
 
@@ -391,7 +391,7 @@ def test_card_points_within_590_per_deck(key, decks, a, b, refused):
     if refused:
         refusal = only(found)
         assert refusal.side is None
-        assert f"hold {590 * decks:,}" in refusal.message
+        assert f"{'holds' if decks == 1 else 'hold'} {590 * decks:,}" in refusal.message
     else:
         assert found == []
 
@@ -414,9 +414,11 @@ def test_card_counts_within_each_category(category, decks):
     rules_key = "classic"
     # split across both sides, melded by one and left over by the other
     half = most // 2
-    fits = [E(melded_cards={category: half}), E(leftover_cards={category: most - half})]
+    # Threes are never melded under these rules: black threes are counted as left over.
+    where = "leftover_cards" if category == "black_three" else "melded_cards"
+    fits = [E(**{where: {category: half}}), E(leftover_cards={category: most - half})]
     assert refusals_of(rules_key, decks, fits) == []
-    over = [E(melded_cards={category: half}), E(leftover_cards={category: most - half + 1})]
+    over = [E(**{where: {category: half}}), E(leftover_cards={category: most - half + 1})]
     found = [r for r in refusals_of(rules_key, decks, over) if r.field.startswith("cards.")]
     refusal = only(found)
     assert (refusal.side, refusal.field) == (None, f"cards.{category}")
@@ -424,19 +426,30 @@ def test_card_counts_within_each_category(category, decks):
 
 
 def test_black_threes_book_uses_seven_black_threes():
-    """Cutthroat: a book of black threes uses 7 of the 2 per deck."""
+    """Cutthroat: a book of black threes uses 7 of the 2 per deck, counted once."""
     book = {"clean": 3, "black_threes": 1, "dirty": 1, "wild": 1}
-    # 4 decks hold 8: the book and one more counted black three fit
-    fits = [E(books=book, went_out=True, melded_cards={"black_three": 1}), NOTHING]
+    # 4 decks hold 8: the book's seven (melded, counted or not) and one more left over fit
+    fits = [E(books=book, went_out=True, melded_cards={"black_three": 7}), NOTHING]
+    assert refusals_of("cutthroat", 4, fits) == []
+    fits = [E(books=book, went_out=True), E(leftover_cards={"black_three": 1})]
+    assert refusals_of("cutthroat", 4, fits) == []
+    # A book of eight black threes is all 8
+    fits = [E(books=book, went_out=True, melded_cards={"black_three": 8}), NOTHING]
     assert refusals_of("cutthroat", 4, fits) == []
     # 7 + 2 = 9 > 8
     over = [
-        E(books=book, went_out=True, melded_cards={"black_three": 1}),
-        E(leftover_cards={"black_three": 1}),
+        E(books=book, went_out=True, melded_cards={"black_three": 7}),
+        E(leftover_cards={"black_three": 2}),
     ]
     refusal = only(refusals_of("cutthroat", 4, over))
     assert refusal.field == "cards.black_three"
-    assert "7 in each book of black threes" in refusal.message
+    assert "9 black threes entered" in refusal.message
+    assert "at least 7 in each book of black threes" in refusal.message
+    assert set(refusal.figures) == {
+        (0, "books.black_threes"),
+        (0, "melded_cards.black_three"),
+        (1, "leftover_cards.black_three"),
+    }
     # 3 decks hold only 6: a book of black threes alone is impossible
     refusal = only(refusals_of("cutthroat", 3, [E(books=book, went_out=True), NOTHING]))
     assert refusal.field == "cards.black_three"

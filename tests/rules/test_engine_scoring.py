@@ -299,7 +299,9 @@ def test_card_counts_add_up_to_points():
         # 1×50 + 1×20 + 2×5 = 80
         leftover_cards={"joker": 1, "ace": 1, "four_to_seven": 2},
     )
-    (score, _) = score_deal(ruleset("classic"), 2, teams(2), [entry, E()])
+    # A melded black three needs the house rule that allows one (threes are never melded).
+    rules = ruleset("classic", {"melded_black_threes": "always"})
+    (score, _) = score_deal(rules, 2, teams(2), [entry, E()])
     data = score.breakdown()
     assert data["melded_points"] == 375
     assert data["leftover_points"] == 80
@@ -322,7 +324,9 @@ CARD_VALUES = {
 def test_each_card_category_value(key, category):
     """Two cards melded and one left over of a category score one card's value."""
     entry = E(melded_cards={category: 2}, leftover_cards={category: 1})
-    (score, _) = score_deal(ruleset(key), 4, teams(2), [entry, E()])
+    # Black threes melded at any time, not only as the rule sets allow (tested elsewhere).
+    rules = ruleset(key, {"melded_black_threes": "always"})
+    (score, _) = score_deal(rules, 4, teams(2), [entry, E()])
     value = CARD_VALUES[category]
     assert (score.melded, score.leftover) == (2 * value, value)
     assert score.cards == value
