@@ -22,7 +22,7 @@ from .db import db
 from .models import Club, Deal, DealScore, Game, Player, Side
 from .names import name_problem
 from .rules import DealEntry, DealRefused, Progress, Refusal, RulesError, RuleSet
-from .rules.terms import MAX_NAME
+from .rules.terms import MAX_NAME, MELDED_BLACK_THREES
 
 
 class GameRefused(ValueError):
@@ -223,15 +223,25 @@ def held_fingerprints(club: Club, days: Iterable[date]) -> Counter[str]:
     return held
 
 
-def changed_rules(game: Game) -> list[tuple[str, int, int]]:
-    """The house rules of a game: (what, the preset's number, the game's number)."""
-    preset = {k.path: k for k in engine.knobs(engine.PRESETS[game.ruleset])}
-    played = {k.path: k for k in engine.knobs(rules_of(game))}
-    return [
-        (knob.label, preset[path].value if path in preset else 0, knob.value)
+def changed_rules(game: Game) -> list[tuple[str, str, str]]:
+    """A game's house rules: (what, the preset's rule, the game's rule), as a card shows them."""
+    preset_rules, played_rules = engine.PRESETS[game.ruleset], rules_of(game)
+    preset = {k.path: k for k in engine.knobs(preset_rules)}
+    played = {k.path: k for k in engine.knobs(played_rules)}
+    changed = [
+        (knob.label, f"{preset[path].value:,}" if path in preset else "0", f"{knob.value:,}")
         for path, knob in played.items()
         if path not in preset or preset[path].value != knob.value
     ]
+    if preset_rules.melded_black_threes != played_rules.melded_black_threes:
+        changed.append(
+            (
+                "Black threes may be melded",
+                MELDED_BLACK_THREES[preset_rules.melded_black_threes],
+                MELDED_BLACK_THREES[played_rules.melded_black_threes],
+            )
+        )
+    return changed
 
 
 # --- starting, recording and deleting ------------------------------------------------------

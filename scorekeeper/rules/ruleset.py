@@ -17,6 +17,7 @@ from .terms import (
     MAX_DEALS,
     MAX_DECKS,
     MAX_RULE_NUMBER,
+    MELDED_BLACK_THREES,
 )
 
 # The kinds of book a rule set can require before a side may go out.
@@ -33,7 +34,6 @@ DEFAULT_COUNTS_AS: dict[str, str] = {
 GOING_OUT_ONLY: tuple[str, ...] = ("black_threes",)
 
 MINIMUM_BASES = ("deal", "total")
-MELDED_BLACK_THREES = ("never", "going_out", "always")
 TIE_RULES = ("share", "play_on")
 
 
@@ -355,5 +355,5 @@ _OVERRIDES = {
     "hand_size": _set_number,
     "foot_size": _set_number,
     "open_books_to_other_team": _set_flag,
-    "melded_black_threes": _set_choice(MELDED_BLACK_THREES),
+    "melded_black_threes": _set_choice(tuple(MELDED_BLACK_THREES)),
 }

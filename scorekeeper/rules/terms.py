@@ -36,6 +36,13 @@ BOOK_LABELS: dict[str, str] = {
     "black_threes": "black threes",
 }
 
+# When black threes may be melded, as a rule card and the house-rules form word each choice.
+MELDED_BLACK_THREES: dict[str, str] = {
+    "never": "never: a black three is only discarded or left in a hand or foot",
+    "going_out": "only by the side going out",
+    "always": "at any time, like other cards",
+}
+
 # Bonuses beyond books, red threes and going out, and what each is paid for.
 EXTRA_BONUSES: dict[str, str] = {"exact_22": "picked up exactly 22 cards"}
 # The deal form counts how many players earned each bonus.

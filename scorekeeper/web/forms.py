@@ -21,6 +21,7 @@ from ..rules.terms import (
     MAX_FIGURE,
     MAX_NAME,
     MAX_PLAYERS_TEXT,
+    MELDED_BLACK_THREES,
 )
 
 WHOLE = re.compile(r"[0-9]+")
@@ -95,6 +96,11 @@ def new_game_form(rules: RuleSet, formdata: Any = None, members: Any = None) -> 
         )
     for knob in knobs(rules):
         attrs[knob_field(knob.path)] = FigureField(knob.label, default=str(knob.value))
+    attrs[knob_field("melded_black_threes")] = SelectField(
+        "Black threes may be melded",
+        choices=list(MELDED_BLACK_THREES.items()),
+        default=rules.melded_black_threes,
+    )
     form_class = type("NewGameForm", (SidesForm,), attrs)
     return form_class(formdata=formdata)
 

@@ -73,13 +73,13 @@ def _new_game(club: Club | None):
     if form.validate_on_submit():
         rows = [i for i in range(MAX_SIDES_ON_FORM) if _side_row(form, i)]
         values = {k.path: form[knob_field(k.path)].number for k in engine.knobs(rules)}
+        overrides = engine.overrides_from(rules, values)
+        threes = form[knob_field("melded_black_threes")].data
+        if threes != rules.melded_black_threes:
+            overrides["melded_black_threes"] = threes
         try:
             game = games.start_game(
-                key,
-                [_side_row(form, i) for i in rows],
-                form.decks.number,
-                engine.overrides_from(rules, values),
-                club,
+                key, [_side_row(form, i) for i in rows], form.decks.number, overrides, club
             )
         except games.GameRefused as exc:
             problems = _place_setup(form, rows, exc.refusals)
@@ -120,8 +120,15 @@ def _place_setup(form, rows: list[int], refusals: Sequence[Refusal]) -> list[str
         if refusal.side is not None and refusal.side < len(rows):
             field = "name" if refusal.field == "name" else "players"
             form[f"side{rows[refusal.side]}_{field}"].errors.append(refusal.message)
-        elif refusal.field == "decks":
+            continue
+        # A house rule's refusal goes beside its number (the first it names that the form has).
+        named = [path.removeprefix("rules.") for _, path in refusal.figures]
+        fields = [form._fields.get(knob_field(path)) for path in named if path != "decks"]
+        field = next((f for f in fields if f is not None), None)
+        if refusal.field == "decks":
             form.decks.errors.append(refusal.message)
+        elif field is not None:
+            field.errors.append(refusal.message)
         else:
             general.append(refusal.message)
     return general
@@ -368,15 +375,19 @@ def _place(form: DealForm, refusals: Sequence[Refusal]) -> list[str]:
     """Put each refusal beside its field; return those that belong to the whole deal."""
     general = []
     for refusal in refusals:
-        field = None
-        if refusal.side is not None:
-            field = form._fields.get(field_name(refusal.side, refusal.field))
-        if field is None and refusal.field == "went_out":
-            field = form.went_out
-        if field is None:
+        # Beside every figure it is about: a limit over the whole deal shows at each figure that
+        # counted toward it (the list at the top names it once).
+        fields = [
+            form.went_out if name == "went_out" else form._fields.get(field_name(side, name))
+            for side, name in refusal.figures
+            if side is not None
+        ]
+        fields = [f for f in fields if f is not None]
+        if not fields:
             general.append(refusal.message)
-        else:
-            field.errors.append(refusal.message)
+        for field in fields:
+            if refusal.message not in field.errors:
+                field.errors.append(refusal.message)
     return general
 
 
