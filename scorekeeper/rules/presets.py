@@ -26,6 +26,8 @@ COMMON_RULINGS = (
     "never added to them, when the deck limits are checked.",
     "The decks must hold every player's hand and foot with cards left for the stock; the "
     "default number of decks rises to the fewest that do.",
+    "Every card is worth a multiple of 5, so bonuses, penalties, opening minimums and targets "
+    "move in fives too: a house rule off that step is refused as a typo.",
 )
 FOUR_DEAL_RULINGS = (
     "After the last deal the highest total wins; equal highest totals share the win.",
@@ -35,6 +37,8 @@ TEN_THOUSAND_RULINGS = (
     "The game ends after the deal in which a side reaches the target, once one side alone "
     "has the highest total; equal highest totals play another deal.",
     "A negative running total needs the lowest minimum.",
+    "Black threes are melded only by the side going out, as the rulebook says: melded black "
+    "threes entered for any other side are refused.",
 )
 
 CLASSIC = RuleSet(
