@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .limits import CARD_FIELDS, check_decks
+from .refusals import DealRefused, Refusal
 from .ruleset import GOING_OUT_ONLY, RuleSet
 from .terms import (
     BOOK_KINDS,
@@ -17,69 +19,11 @@ from .terms import (
     MAX_FIGURE,
 )
 
-# What one standard 54-card deck holds.
-DECK_WILDS = 6
-DECK_RED_THREES = 2
-DECK_NATURALS = 44
-DECK_CARDS = {
-    "joker": 2,
-    "two": 4,
-    "ace": 4,
-    "eight_to_king": 24,
-    "four_to_seven": 16,
-    "black_three": 2,
-}
-BOOK_SIZE = 7
-
 COUNT_FIELDS = ("red_threes_down", "red_threes_caught")
 POINT_FIELDS = ("melded_points", "leftover_points", "open_book_points")
-CARD_FIELDS = ("melded_cards", "leftover_cards")
 KIND_FIELDS = ("books", "open_books", "bonuses")
 POINTS_ENTERED = ("melded_points", "leftover_points")
 ENTRY_FIELDS = (*KIND_FIELDS, *COUNT_FIELDS, "went_out", *POINT_FIELDS, *CARD_FIELDS)
-
-
-# An input a refusal points at: the side's index (None for a figure of the whole request) and
-# the figure's dotted path inside it, as the request names it ("melded_cards.black_three").
-Input = tuple[int | None, str]
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why an entry cannot be saved: the side (None for the whole deal), the figure, the reason.
-
-    `inputs` are the figures as entered that the refusal is about: for a side's figure, that
-    figure; for a limit over the whole deal, every side's figure that counted toward it.
-    """
-
-    side: int | None
-    field: str
-    message: str
-    inputs: tuple[Input, ...] | None = None
-
-    @property
-    def figures(self) -> tuple[Input, ...]:
-        """The inputs at fault; a side's own refusal is about its own figure when none are named."""
-        if self.inputs is not None:
-            return self.inputs
-        return ((self.side, self.field),) if self.side is not None else ()
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form the API answers with."""
-        return {
-            "side": self.side,
-            "field": self.field,
-            "message": self.message,
-            "inputs": [{"side": side, "field": name} for side, name in self.figures],
-        }
-
-
-class DealRefused(ValueError):
-    """A deal that cannot be saved, with every reason."""
-
-    def __init__(self, refusals: list[Refusal]) -> None:
-        super().__init__("; ".join(r.message for r in refusals))
-        self.refusals = refusals
 
 
 @dataclass(frozen=True)
@@ -270,7 +214,7 @@ def check_deal(
         refusals.append(
             Refusal(None, "went_out", message, tuple((i, "went_out") for i in went_out))
         )
-    refusals.extend(_check_decks(rules, decks, entries))
+    refusals.extend(check_decks(rules, decks, entries))
     return refusals
 
 
@@ -347,138 +291,6 @@ def _missing_books(rules: RuleSet, entry: DealEntry) -> dict[str, int]:
 def _describe(books: Mapping[str, int]) -> str:
     parts = [f"{n} {kind} book{'s' if n != 1 else ''}" for kind, n in books.items() if n]
     return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
-
-
-# The card groups the deck limits count, each with what one deck holds and the card
-# categories (as cards are counted) that fall in it.
-NATURALS = ("ace", "eight_to_king", "four_to_seven")
-WILDS = ("joker", "two")
-
-
-def _book_needs(rules: RuleSet, books: Mapping[str, int]) -> dict[str, int]:
-    """The fewest cards of each group that these books hold (books may hold more than 7)."""
-    dirty = books.get("dirty", 0)
-    return {
-        "wilds": BOOK_SIZE * books.get("wild", 0) + dirty,
-        "naturals": BOOK_SIZE * (books.get("clean", 0) + books.get("clean_sevens", 0))
-        + max(0, BOOK_SIZE - rules.max_wilds_in_dirty_book) * dirty,
-        "sevens": BOOK_SIZE * books.get("clean_sevens", 0),
-        "black_three": BOOK_SIZE * books.get("black_threes", 0),
-    }
-
-
-# Which book kinds put cards in each group, for naming the figures a limit counted.
-_GROUP_BOOKS = {
-    "wilds": ("wild", "dirty"),
-    "naturals": ("clean", "clean_sevens", "dirty"),
-    "sevens": ("clean_sevens",),
-    "four_to_seven": ("clean_sevens",),
-    "black_three": ("black_threes",),
-}
-# Card categories, as counted, that each group holds; and groups within a category.
-_GROUP_CARDS = {
-    "wilds": WILDS,
-    "naturals": NATURALS,
-    "sevens": (),
-    "black_three": ("black_three",),
-    "four_to_seven": ("four_to_seven",),
-}
-
-
-def _side_cards(rules: RuleSet, entry: DealEntry) -> dict[str, int]:
-    """The fewest cards of each group and category this side's entry can have used.
-
-    A card is counted once: a closed book's cards are among the melded cards, so the melded
-    count of a group is at least what its books hold, never that plus the books. Open melds
-    (cutthroat) are entered apart from the melded cards, so theirs are added.
-    """
-    melded = entry.melded_cards or {}
-    left = entry.leftover_cards or {}
-    closed = _book_needs(rules, entry.books)
-    opened = _book_needs(rules, entry.open_books)
-    closed["four_to_seven"] = closed["sevens"]
-    opened["four_to_seven"] = opened["sevens"]
-    used: dict[str, int] = {}
-    for group, cards in _GROUP_CARDS.items():
-        in_melds = sum(melded.get(c, 0) for c in cards)
-        in_hands = sum(left.get(c, 0) for c in cards)
-        used[group] = max(closed[group], in_melds) + opened[group] + in_hands
-    for category in ("joker", "two", "ace", "eight_to_king"):
-        used[category] = melded.get(category, 0) + left.get(category, 0)
-    return used
-
-
-def _group_inputs(index: int, entry: DealEntry, group: str) -> list[Input]:
-    """The figures of one side's entry that count toward a group of cards."""
-    found: list[Input] = []
-    for name in ("books", "open_books"):
-        for kind in _GROUP_BOOKS.get(group, ()):
-            if getattr(entry, name).get(kind):
-                found.append((index, f"{name}.{kind}"))
-    for name in CARD_FIELDS:
-        for category in _GROUP_CARDS.get(group, (group,)):
-            if (getattr(entry, name) or {}).get(category):
-                found.append((index, f"{name}.{category}"))
-    return found
-
-
-def _check_decks(rules: RuleSet, decks: int, entries: Sequence[DealEntry]) -> list[Refusal]:
-    """The limits no honest entry can exceed, over all sides of one deal together."""
-    refusals: list[Refusal] = []
-    in_play = f"{decks} deck{'s' if decks != 1 else ''}"
-
-    hold = "holds" if decks == 1 else "hold"
-
-    def limit(name: str, what: str, entered: int, most: int, why: str, at: list[Input]) -> None:
-        if entered > most:
-            # "entered" unless the phrase says how the figure came about ("needed for ...").
-            said = what if " needed " in what else f"{what} entered"
-            message = f"{entered:,} {said}, but {in_play} {hold} {most:,}{why}."
-            refusals.append(Refusal(None, name, message, tuple(at)))
-
-    def inputs(*names: str) -> list[Input]:
-        return [
-            (index, name)
-            for index, entry in enumerate(entries)
-            for name in names
-            if getattr(entry, name)
-        ]
-
-    red_threes = sum(e.red_threes_down + e.red_threes_caught for e in entries)
-    at = inputs("red_threes_down", "red_threes_caught")
-    limit("red_threes", "red threes", red_threes, DECK_RED_THREES * decks, "", at)
-    used = [_side_cards(rules, entry) for entry in entries]
-
-    def counted(group: str) -> tuple[int, list[Input]]:
-        at = [i for index, e in enumerate(entries) for i in _group_inputs(index, e, group)]
-        return sum(u[group] for u in used), at
-
-    naturals_per_dirty = max(0, BOOK_SIZE - rules.max_wilds_in_dirty_book)
-    wilds, at = counted("wilds")
-    why = " (7 in each wild book, at least 1 in each dirty book)"
-    what = "wild cards needed for the books and the cards counted"
-    limit("books", what, wilds, DECK_WILDS * decks, why, at)
-    naturals, at = counted("naturals")
-    why = f" (7 in each clean book, at least {naturals_per_dirty} in each dirty book)"
-    what = "natural cards needed for the books and the cards counted"
-    limit("books", what, naturals, DECK_NATURALS * decks, why, at)
-    sevens, at = counted("sevens")
-    limit("books.clean_sevens", "sevens needed for books of sevens", sevens, 4 * decks, "", at)
-    points = sum(e.melded(rules) + e.leftover(rules) + e.open_book_points for e in entries)
-    # 590 with the standard card values; a club's changed values change what a deck is worth.
-    deck_points = sum(n * rules.card_values.get(c, 0) for c, n in DECK_CARDS.items())
-    at = inputs("melded_points", "leftover_points", "open_book_points", *CARD_FIELDS)
-    limit("card_points", "card points", points, deck_points * decks, "", at)
-    for category in CARD_CATEGORIES:
-        total, at = counted(category)
-        why = ""
-        if category == "black_three":
-            why = " (at least 7 in each book of black threes, among those melded)"
-        elif category == "four_to_seven":
-            why = " (7 sevens in each book of sevens, among those melded)"
-        label = CARD_LABELS[category]
-        limit(f"cards.{category}", label, total, DECK_CARDS[category] * decks, why, at)
-    return refusals
 
 
 def score_side(
