@@ -221,6 +221,33 @@ def refused_deal(page: Page, world: World) -> None:
     page.wait_for_load_state("networkidle")
 
 
+def refused_by_the_decks(page: Page, world: World) -> None:
+    """More red threes than the decks hold: the limit stands beside each figure that counted."""
+    page.goto(f"{page.base}{world.playing}/deals/new")
+    page.fill("#s0-red_threes_down", "6")
+    page.fill("#s1-red_threes_caught", "6")
+    count_from_here(page)
+    page.get_by_role("button", name=re.compile(r"Save deal \d+")).click()
+    expect(page.locator(".problems li")).to_have_count(1)
+    for figure in ("#s0-red_threes_down", "#s1-red_threes_caught"):
+        expect(page.locator(figure)).to_have_attribute("aria-invalid", "true")
+    page.wait_for_load_state("networkidle")
+
+
+def refused_house_rule(page: Page, world: World) -> None:
+    """A going-out bonus off the fives: the house rules open, the reason beside the number."""
+    page.goto(f"{page.base}/games/new?ruleset=classic")
+    page.fill("#side0_players", "Ann, Bob")
+    page.fill("#side1_players", "Cat, Dan")
+    page.locator("details.house-rules summary").click()
+    page.fill("#rule_going_out_bonus", "103")
+    count_from_here(page)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#rule_going_out_bonus")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#rule_going_out_bonus")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+
+
 def conflict(page: Page, world: World, app) -> None:
     """A correction sent after another phone corrected the same deal: 409."""
     page.goto(f"{page.base}{world.playing}/deals/1/edit")
@@ -320,6 +347,7 @@ PAGES: dict[str, Callable] = {
     # Classic: partnerships; club: individuals; cutthroat: melds left open go across.
     **{f"new-game-{key}": plain(f"/games/new?ruleset={key}") for key in NEW_GAME_RULES},
     "new-game-refused": refused_game,
+    "new-game-refused-house-rule": refused_house_rule,
     "scoreboard-empty": plain("{w.empty}"),
     "scoreboard-mid-game": plain("{w.playing}"),
     "scoreboard-finished": plain("{w.finished}"),
@@ -330,6 +358,7 @@ PAGES: dict[str, Callable] = {
     "deal-correction-six-sides": plain("{w.six_playing}/deals/1/edit"),
     "scoreboard-six-sides": plain("{w.six_finished}"),
     "deal-refused": refused_deal,
+    "deal-refused-by-the-decks": refused_by_the_decks,
     "deal-conflict": conflict,
     "deal-saved-meanwhile": saved_meanwhile,
     "rule-cards": plain("/rules"),
