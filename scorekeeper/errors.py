@@ -63,7 +63,9 @@ def register(app: Flask) -> None:
         if isinstance(exc, CSRFError):
             message = "This form has expired. Go back, reload the page and enter it again."
         if wants_json():
-            return jsonify(errors=[{"side": None, "field": None, "message": message}]), code
+            # About no figure of the request: no inputs to point at.
+            error = {"side": None, "field": None, "message": message, "inputs": []}
+            return jsonify(errors=[error]), code
         return render_template("error.html", code=code, message=message), code
 
     @app.errorhandler(LinkRefused)

@@ -266,7 +266,11 @@ def start_game(
     try:
         rules = engine.ruleset(ruleset_key, house_rules)
     except RulesError as exc:
-        raise GameRefused([Refusal(None, "rules", m) for m in exc.messages]) from exc
+        refusals = [
+            Refusal(None, "rules", message, ((None, f"rules.{rule}" if rule else "rules"),))
+            for message, rule in zip(exc.messages, exc.rules, strict=True)
+        ]
+        raise GameRefused(refusals) from exc
     players = sum(max(1, len(side.players)) for side in sides)
     if decks is None:
         decks = rules.decks_for(players)

@@ -91,9 +91,17 @@ def assert_errors(answer, status: int = 422) -> list[dict[str, Any]]:
     errors = answer.get_json()["errors"]
     assert errors, "a refusal must say why"
     for error in errors:
-        assert set(error) >= {"side", "field", "message"}
+        assert set(error) >= {"side", "field", "message", "inputs"}
         assert error["message"]
+        for named in error["inputs"]:
+            assert set(named) == {"side", "field", "pointer"}
+            assert named["pointer"].startswith("/"), named
     return errors
+
+
+def pointers(error: dict[str, Any]) -> list[str]:
+    """Where in the request body the error's figures are (JSON pointers)."""
+    return [named["pointer"] for named in error["inputs"]]
 
 
 def find(errors: list[dict[str, Any]], side: int | None, field: str) -> dict[str, Any]:
@@ -260,10 +268,26 @@ def test_create_game_answers_201_with_its_state(client):
     assert created["finished"] is False
     assert created["winners"] == []
     assert created["deals"] == []
+    # The minimum for the next deal, under its own name and under v1's first one.
     assert created["sides"] == [
-        {"name": "Ann & Bob", "players": ["Ann", "Bob"], "total": 0, "opening_minimum": 50},
-        {"name": "Cat & Dan", "players": ["Cat", "Dan"], "total": 0, "opening_minimum": 50},
+        {
+            "name": "Ann & Bob",
+            "players": ["Ann", "Bob"],
+            "total": 0,
+            "next_opening_minimum": 50,
+            "opening_minimum": 50,
+        },
+        {
+            "name": "Cat & Dan",
+            "players": ["Cat", "Dan"],
+            "total": 0,
+            "next_opening_minimum": 50,
+            "opening_minimum": 50,
+        },
     ]
+    # The rules in force: the preset as it is, with no house rules.
+    assert created["house_rules"] == {}
+    assert created["rules"] == client.get("/api/v1/rulesets/classic").get_json()
     assert answer.headers["Location"].endswith(f"/api/v1/games/{game_id}")
     # A later GET shows the same state, without the secret (the one asking already has it).
     saved = state(client, created)
@@ -1051,6 +1075,245 @@ def test_a_finished_games_deal_can_still_be_corrected(client):
     )
     assert answer.status_code == 200
     assert answer.get_json()["winners"] == ["Cat"]  # 505 against 0
+
+
+# ------------------------------------------------------------------------- rules and minimums
+
+
+def test_state_shows_the_rules_in_force(client):
+    """`rules` is the preset with the game's house rules applied; `house_rules` as sent."""
+    sent = {
+        "going_out_bonus": 200,
+        "book_bonuses": {"wild": None},
+        "books_to_go_out": {"wild": 0},
+        "melded_black_threes": "always",
+    }
+    game = start(client, "classic", rules=sent)
+    preset = client.get("/api/v1/rulesets/classic").get_json()
+    assert game["house_rules"] == sent
+    expected = {
+        **preset,
+        "going_out_bonus": 200,
+        "book_bonuses": {"clean": 500, "dirty": 300},  # the wild book taken out
+        "books_to_go_out": {"clean": 2, "dirty": 2, "wild": 0},
+        "book_counts_as": {"clean": "clean", "dirty": "dirty"},
+        "melded_black_threes": "always",
+        "house": True,
+    }
+    assert game["rules"] == expected
+    assert state(client, game)["rules"] == expected
+
+
+def test_minimum_applied_in_a_deal_and_the_next_one_on_each_side(client):
+    """A deal shows the minimum that applied in it; a side, the one for the next deal."""
+    game = start(client, "classic")
+    first = deal(client, game, {"books": {"clean": 1}}, {})
+    second = deal(client, game, {}, {})
+    # Classic goes by the deal's number: 50 in deal 1, 90 in deal 2, 120 in deal 3.
+    assert [s["minimum_applied"] for s in first["deals"][0]["scores"]] == [50, 50]
+    assert [s["next_opening_minimum"] for s in first["sides"]] == [90, 90]
+    assert [s["minimum_applied"] for s in second["deals"][1]["scores"]] == [90, 90]
+    assert [s["next_opening_minimum"] for s in second["sides"]] == [120, 120]
+    # v1's opening_minimum is the same figure as each: applied in deals, next in sides.
+    for shown in second["deals"]:
+        assert [s["opening_minimum"] for s in shown["scores"]] == [
+            s["minimum_applied"] for s in shown["scores"]
+        ]
+    assert minimums(second) == [s["next_opening_minimum"] for s in second["sides"]]
+
+
+# ------------------------------------------------------------------------- where refusals point
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "decks", "scores", "field", "expected"),
+    [
+        pytest.param(
+            "classic",
+            None,
+            [{"melded_points": -5}, {}],
+            "melded_points",
+            ["/scores/0/melded_points"],
+            id="a-sides-figure",
+        ),
+        pytest.param(
+            "classic",
+            None,
+            [{}, {"books": {"clean": -1}}],
+            "books.clean",
+            ["/scores/1/books/clean"],
+            id="a-kind-inside-a-figure",
+        ),
+        pytest.param(
+            "classic",
+            None,
+            [{}, {"melded_cards": {"black_three": 2}}],
+            "melded_cards.black_three",
+            ["/scores/1/melded_cards/black_three"],
+            id="black-threes-melded-where-they-cannot-be",
+        ),
+        pytest.param(
+            "classic",
+            4,
+            [{"melded_cards": {"joker": 6}}, {"leftover_cards": {"joker": 4}}],
+            "cards.joker",
+            ["/scores/0/melded_cards/joker", "/scores/1/leftover_cards/joker"],
+            id="a-limit-over-the-deal-names-every-figure-that-counted",
+        ),
+        pytest.param(
+            "classic",
+            4,
+            [{"red_threes_down": 5}, {"red_threes_caught": 4}],
+            "red_threes",
+            ["/scores/0/red_threes_down", "/scores/1/red_threes_caught"],
+            id="red-threes-over-the-decks",
+        ),
+        pytest.param(
+            "classic",
+            None,
+            [{"books": {"clean": 2, "dirty": 2, "wild": 1}, "went_out": True}]
+            + [{"books": {"clean": 2, "dirty": 2, "wild": 1}, "went_out": True}],
+            "went_out",
+            ["/scores/0/went_out", "/scores/1/went_out"],
+            id="two-sides-went-out",
+        ),
+        pytest.param("classic", None, [{}], "scores", ["/scores"], id="too-few-scores"),
+        pytest.param("classic", None, "all", "scores", ["/scores"], id="scores-not-a-list"),
+        pytest.param(
+            "classic", None, [{"a/b~c": 1}, {}], "a/b~c", ["/scores/0/a~1b~0c"], id="escaped"
+        ),
+        pytest.param(
+            "classic",
+            None,
+            [{"books.clean": 1}, {}],
+            "books.clean",
+            ["/scores/0/books.clean"],
+            id="a-key-with-a-dot-is-one-key",
+        ),
+        pytest.param(
+            "classic",
+            None,
+            [{"books": {"x.y/z": 1}}, {}],
+            "books.x.y/z",
+            ["/scores/0/books/x.y~1z"],
+            id="an-unknown-kind",
+        ),
+    ],
+)
+def test_a_refused_deal_points_at_each_figure(client, ruleset, decks, scores, field, expected):
+    """Each error's inputs are JSON pointers into the body as sent, to every figure at fault."""
+    game = start(client, ruleset, **({"decks": decks} if decks else {}))
+    errors = assert_errors(post_deal(client, game, json={"scores": scores}))
+    error = next(e for e in errors if e["field"] == field)
+    assert pointers(error) == expected
+    # The same pointers for a correction of a deal.
+    deal(client, game, {}, {})
+    corrected = assert_errors(put_deal(client, game, 1, json={"scores": scores}))
+    assert pointers(next(e for e in corrected if e["field"] == field)) == expected
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        pytest.param(
+            {"ruleset": "club", "sides": [{"name": "Ann"}, {"name": "  "}]},
+            ["/sides/1/name"],
+            id="a-sides-name",
+        ),
+        pytest.param(
+            {"ruleset": "club", "sides": [{"name": "Ann"}, {"name": "Bob", "players": "Bob"}]},
+            ["/sides/1/players"],
+            id="players-not-a-list",
+        ),
+        pytest.param(
+            {"ruleset": "club", "sides": INDIVIDUALS, "decks": "4"}, ["/decks"], id="decks"
+        ),
+        pytest.param({"sides": INDIVIDUALS}, ["/ruleset"], id="no-ruleset"),
+        pytest.param(
+            {"ruleset": "poker", "sides": INDIVIDUALS}, ["/ruleset"], id="no-such-ruleset"
+        ),
+        pytest.param({"ruleset": "club", "sides": INDIVIDUALS[:1]}, ["/sides"], id="one-side"),
+        pytest.param(
+            {"ruleset": "club", "sides": INDIVIDUALS, "rules": {"going_out_bonus": 102}},
+            ["/rules/going_out_bonus"],
+            id="a-bonus-off-the-fives",
+        ),
+        pytest.param(
+            {"ruleset": "club", "sides": INDIVIDUALS, "rules": {"opening_minimums": [52, 90]}},
+            ["/rules/opening_minimums/0"],
+            id="a-minimum-off-the-fives",
+        ),
+        pytest.param(
+            {"ruleset": "club", "sides": INDIVIDUALS, "rules": {"no_such_rule": 1}},
+            ["/rules/no_such_rule"],
+            id="an-unknown-rule",
+        ),
+        pytest.param(
+            {
+                "ruleset": "classic",
+                "sides": two_teams(),
+                "decks": 2,
+                "rules": {"hand_size": 40, "foot_size": 40},
+            },
+            ["/decks", "/rules/hand_size", "/rules/foot_size"],
+            id="decks-too-few-for-the-hands",
+        ),
+    ],
+)
+def test_a_refused_game_points_at_each_figure(client, body, expected):
+    """A new game's refusals point into its body: a side's figure, decks, a house rule."""
+    errors = assert_errors(client.post("/api/v1/games", json=body))
+    assert expected in [pointers(e) for e in errors], errors
+    assert games_saved(client) == 0
+
+
+def test_a_stale_version_points_at_version_and_other_conflicts_at_nothing(client):
+    """The 409 of a stale correction names /version; a game over or a key reused, no figure."""
+    game = start(client, "club", rules={"end_after_deals": 1})
+    deal(client, game, {"books": {"clean": 1}}, {})
+    fresh = put_deal(client, game, 1, json={"scores": [{"books": {"clean": 2}}, {}], "version": 1})
+    assert fresh.status_code == 200
+    stale = assert_errors(put_deal(client, game, 1, json={"scores": [{}, {}], "version": 1}), 409)
+    assert [e["inputs"] for e in stale] == [
+        [{"side": None, "field": "version", "pointer": "/version"}]
+    ]
+    not_a_version = assert_errors(
+        put_deal(client, game, 1, json={"scores": [{}, {}], "version": "2"})
+    )
+    assert [pointers(e) for e in not_a_version] == [["/version"]]
+    over = assert_errors(post_deal(client, game, json={"scores": [{}, {}]}), 409)
+    assert [e["inputs"] for e in over] == [[]]
+
+
+def test_errors_about_no_figure_of_the_body_have_no_inputs(client):
+    """A header, the query, a missing game, a body that is not JSON: inputs []."""
+    game = start(client, "club")
+    path = f"/api/v1/games/{game['id']}/deals"
+    headers = {**game_key(game), "Idempotency-Key": "k-1"}
+    assert client.post(path, json={"scores": [{}, {}]}, headers=headers).status_code == 201
+    reused = client.post(path, json={"scores": [{"books": {"clean": 1}}, {}]}, headers=headers)
+    answers = [
+        (reused, 422),
+        (client.get(f"/api/v1/games/{game['id']}?deals_from=x", headers=game_key(game)), 422),
+        (client.get("/api/v1/games/999", headers=game_key(game)), 404),
+        (client.get("/api/v1/games/not-a-number"), 404),
+        (client.get("/api/v1/rulesets/poker"), 404),
+        (post_deal(client, game, data="{}", content_type="text/plain"), 415),
+        (post_deal(client, game, data="[" * 40 + "]" * 40, content_type="application/json"), 400),
+    ]
+    for answer, status in answers:
+        assert [e["inputs"] for e in assert_errors(answer, status)] == [[]], answer.get_json()
+
+
+def test_a_correction_that_would_end_the_game_early_is_422_about_no_figure(client):
+    """Refused for what it would do to the deals after it: 422, and no figure to blame."""
+    game = start(client, "ten-thousand", decks=10)
+    deal(client, game, {"books": {"clean": 1}}, {})
+    deal(client, game, {}, {"books": {"dirty": 1}})
+    over = {"books": {"clean": 3, "dirty": 1, "wild": 6}, "went_out": True}
+    errors = assert_errors(put_deal(client, game, 1, json={"scores": [over, {}]}))
+    assert [e["inputs"] for e in errors] == [[]]
+    assert "already follow" in errors[0]["message"]
 
 
 # ------------------------------------------------------------------------- OpenAPI

@@ -678,6 +678,8 @@ def test_full_game(client, game: Game):
     assert [s["opening_minimum"] for s in state["sides"]] == game.first_minimums
     assert (state["finished"], state["winners"], state["deals"]) == (False, [], [])
 
+    # The minimums each deal is entered under: the first ones, then each deal's for the next.
+    applied = game.first_minimums
     for number, deal in enumerate(game.deals, start=1):
         answer = client.post(
             f"/api/v1/games/{game_id}/deals", json={"scores": deal.scores}, headers=game_key
@@ -686,13 +688,17 @@ def test_full_game(client, game: Game):
         state = answer.get_json()
         assert len(state["deals"]) == number
         check_deal(state, number, game, deal)
+        shown = state["deals"][number - 1]["scores"]
+        assert [s["minimum_applied"] for s in shown] == applied, f"minimums in deal {number}"
         assert [s["total"] for s in state["sides"]] == deal.totals, f"after deal {number}"
         if deal.winners is None:
             assert state["finished"] is False, f"after deal {number}"
             assert state["winners"] == []
-            assert [s["opening_minimum"] for s in state["sides"]] == deal.minimums, (
+            assert [s["next_opening_minimum"] for s in state["sides"]] == deal.minimums, (
                 f"minimums after deal {number}"
             )
+            assert [s["opening_minimum"] for s in state["sides"]] == deal.minimums
+            applied = deal.minimums
         else:
             assert number == len(game.deals), "the game ended early"
             assert state["finished"] is True

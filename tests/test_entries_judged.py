@@ -252,3 +252,18 @@ def test_a_game_saved_before_a_ruling_still_opens_and_corrects(client):
     )
     assert again.status_code == 422
     assert again.get_json()["errors"][0]["field"] == "melded_cards.black_three"
+
+
+def test_a_refused_house_rule_points_at_itself(client):
+    """A house rule out of range is refused with a pointer to that very rule in the body."""
+    answer = client.post(
+        "/api/v1/games",
+        json={
+            "ruleset": "classic",
+            "sides": [{"name": "A"}, {"name": "B"}],
+            "rules": {"hand_size": 0, "going_out_bonus": 100, "moon": 1},
+        },
+    )
+    assert answer.status_code == 422
+    pointers = {e["inputs"][0]["pointer"] for e in answer.get_json()["errors"]}
+    assert pointers == {"/rules/hand_size", "/rules/moon"}

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from .deal import DealEntry, DealRefused, Refusal, Side, SideScore, score_deal
 from .house import off_the_fives
+from .presets import PRESETS
 from .ruleset import RuleSet
 from .terms import DECK_SIZE, MAX_DECKS, MAX_NAME, MAX_PLAYERS_PER_SIDE, MAX_SIDES
 
@@ -112,10 +113,13 @@ def _check_deal_fits(rules: RuleSet, decks: int, sides: Sequence[Side]) -> list[
         f"{rules.foot_size} each), but {held} {decks * DECK_SIZE:,} and the stock needs "
         f"cards too: {fix}."
     )
-    inputs = ((None, "decks"),)
-    if rules.house:
-        inputs += ((None, "rules.hand_size"), (None, "rules.foot_size"))
-    return [Refusal(None, "decks", message, inputs)]
+    preset = PRESETS.get(rules.key, rules)
+    changed = tuple(
+        (None, f"rules.{name}")
+        for name in ("hand_size", "foot_size")
+        if getattr(rules, name) != getattr(preset, name)
+    )
+    return [Refusal(None, "decks", message, ((None, "decks"), *changed))]
 
 
 def play(

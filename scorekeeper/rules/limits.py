@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .refusals import Input, Refusal
 from .ruleset import RuleSet
-from .terms import CARD_CATEGORIES, CARD_LABELS
+from .terms import BOOK_SIZE, CARD_CATEGORIES, CARD_LABELS
 
 if TYPE_CHECKING:
     from .deal import DealEntry
@@ -24,7 +24,6 @@ DECK_CARDS = {
     "four_to_seven": 16,
     "black_three": 2,
 }
-BOOK_SIZE = 7
 
 # The figures of an entry that count cards one by one.
 CARD_FIELDS = ("melded_cards", "leftover_cards")

@@ -9,6 +9,7 @@ from typing import Any
 
 from .terms import (
     BOOK_KINDS,
+    BOOK_SIZE,
     CARD_CATEGORIES,
     DEAL_LIMIT,
     DECK_SIZE,
@@ -34,15 +35,39 @@ DEFAULT_COUNTS_AS: dict[str, str] = {
 GOING_OUT_ONLY: tuple[str, ...] = ("black_threes",)
 
 MINIMUM_BASES = ("deal", "total")
+# The kinds each mapping of a rule set is keyed by.
+RULE_KEYS: dict[str, tuple[str, ...]] = {
+    "card_values": CARD_CATEGORIES,
+    "book_bonuses": BOOK_KINDS,
+    "books_to_go_out": GOING_OUT_KINDS,
+    "book_counts_as": BOOK_KINDS,
+    "extra_bonuses": tuple(EXTRA_BONUSES),
+}
+# The range a house rule's number keeps, where it is not 0 to MAX_RULE_NUMBER.
+RULE_BOUNDS: dict[str, tuple[int, int]] = {
+    # A dirty book holds at least one natural card.
+    "max_wilds_in_dirty_book": (0, BOOK_SIZE - 1),
+    "hand_size": (1, MAX_RULE_NUMBER),
+    "foot_size": (1, MAX_RULE_NUMBER),
+    "min_default_decks": (1, MAX_DECKS),
+    "red_three_down": (0, MAX_RULE_NUMBER),
+    "end_after_deals": (1, MAX_DEALS),
+    "deal_limit": (1, MAX_DEAL_LIMIT),
+    "target_score": (1, 10 * MAX_RULE_NUMBER),
+}
+# The mappings a house rule may take kinds out of, with null: books and bonuses not played.
+REMOVABLE: tuple[str, ...] = ("book_bonuses", "extra_bonuses")
 TIE_RULES = ("share", "play_on")
 
 
 class RulesError(ValueError):
     """House rules that cannot be played: one message per problem."""
 
-    def __init__(self, messages: list[str]) -> None:
+    def __init__(self, messages: list[str], rules: list[str] | None = None) -> None:
         super().__init__("; ".join(messages))
         self.messages = messages
+        # The house rule each message is about ("" for the rules as a whole), as sent.
+        self.rules = rules or [""] * len(messages)
 
 
 def rule(doc: str, **kwargs: Any) -> Any:
@@ -164,18 +189,21 @@ class RuleSet:
         if not isinstance(overrides, Mapping):
             raise RulesError(["House rules must be given as named rules and their values."])
         errors: list[str] = []
+        about: list[str] = []
         changes: dict[str, Any] = {}
         for name, value in overrides.items():
             setter = _OVERRIDES.get(name)
             if setter is None:
                 errors.append(f"There is no rule called '{name}' that a club can change.")
+                about.append(str(name))
                 continue
             try:
                 changes[name] = setter(self, name, value)
             except RulesError as exc:
                 errors.extend(exc.messages)
+                about.extend([name] * len(exc.messages))
         if errors:
-            raise RulesError(errors)
+            raise RulesError(errors, about)
         changed = dataclasses.replace(self, **changes)
         if changed != self:
             changed = dataclasses.replace(changed, house=True)
@@ -237,32 +265,26 @@ def _number(name: str, value: Any, *, low: int = 0, high: int = MAX_RULE_NUMBER)
     return value
 
 
+def _bounds(name: str) -> tuple[int, int]:
+    return RULE_BOUNDS.get(name, (0, MAX_RULE_NUMBER))
+
+
 def _set_number(rules: RuleSet, name: str, value: Any) -> int:
-    low = 1 if name in ("hand_size", "foot_size", "min_default_decks") else 0
-    high = {"max_wilds_in_dirty_book": 6, "min_default_decks": MAX_DECKS}.get(name, MAX_RULE_NUMBER)
+    low, high = _bounds(name)
     return _number(name, value, low=low, high=high)
 
 
-def _set_optional(low: int, high: int):
-    def setter(rules: RuleSet, name: str, value: Any) -> int | None:
-        if value is None:
-            return None
-        return _number(name, value, low=low, high=high)
-
-    return setter
+def _set_optional(rules: RuleSet, name: str, value: Any) -> int | None:
+    if value is None:
+        return None
+    return _set_number(rules, name, value)
 
 
-def _set_range(low: int, high: int):
-    def setter(rules: RuleSet, name: str, value: Any) -> int:
-        return _number(name, value, low=low, high=high)
-
-    return setter
-
-
-def _set_mapping(universe: tuple[str, ...], *, removable: bool, multiple_of: int = 1):
+def _set_mapping(multiple_of: int = 1):
     def setter(rules: RuleSet, name: str, value: Any) -> dict[str, int]:
         if not isinstance(value, Mapping):
             raise RulesError([f"{name} must map names to numbers, not {value!r}."])
+        universe, removable = RULE_KEYS[name], name in REMOVABLE
         merged = dict(getattr(rules, name))
         errors: list[str] = []
         for key, number in value.items():
@@ -337,20 +359,20 @@ def _set_flag(rules: RuleSet, name: str, value: Any) -> bool:
 
 # The rules a club may change, each with the check its value must pass.
 _OVERRIDES = {
-    "card_values": _set_mapping(CARD_CATEGORIES, removable=False, multiple_of=5),
-    "book_bonuses": _set_mapping(BOOK_KINDS, removable=True),
+    "card_values": _set_mapping(multiple_of=5),
+    "book_bonuses": _set_mapping(),
     "book_counts_as": _set_counts_as,
     "max_wilds_in_dirty_book": _set_number,
-    "red_three_down": _set_optional(0, MAX_RULE_NUMBER),
+    "red_three_down": _set_optional,
     "red_three_caught": _set_number,
     "going_out_bonus": _set_number,
-    "books_to_go_out": _set_mapping(GOING_OUT_KINDS, removable=False),
-    "extra_bonuses": _set_mapping(tuple(EXTRA_BONUSES), removable=True),
+    "books_to_go_out": _set_mapping(),
+    "extra_bonuses": _set_mapping(),
     "minimum_basis": _set_choice(MINIMUM_BASES),
     "opening_minimums": _set_minimums,
-    "end_after_deals": _set_optional(1, MAX_DEALS),
-    "deal_limit": _set_range(1, MAX_DEAL_LIMIT),
-    "target_score": _set_optional(1, 10 * MAX_RULE_NUMBER),
+    "end_after_deals": _set_optional,
+    "deal_limit": _set_number,
+    "target_score": _set_optional,
     "tie_rule": _set_choice(TIE_RULES),
     "hand_size": _set_number,
     "foot_size": _set_number,

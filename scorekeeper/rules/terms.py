@@ -75,6 +75,8 @@ BREAKDOWN_LINES: tuple[tuple[str, str], ...] = (
 
 # Cards in one standard deck: 52 and two jokers.
 DECK_SIZE = 54
+# Cards in a book (a book may hold more; it needs this many to close).
+BOOK_SIZE = 7
 
 # --- limits: far beyond any real table, so that a typo never reaches the arithmetic --------
 

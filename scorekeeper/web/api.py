@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from itertools import islice
 from typing import Any, NoReturn
 
-from flask import Blueprint, abort, jsonify, make_response, request, url_for
+from flask import Blueprint, abort, current_app, jsonify, make_response, request, url_for
 from werkzeug.exceptions import BadRequest
 
 from .. import clubs, deals, games, links, standings
 from .. import rules as engine
 from ..models import Club, Game
 from ..rules import Progress, Refusal
+from ..rules.deal import KIND_FIELDS
 from ..rules.game import deal_limit_reached
+from ..rules.limits import CARD_FIELDS
 from ..rules.terms import DEALS_PER_PAGE
 from .access import Level, game_or_404, refuse, require, require_game
 from .invite import base_url
@@ -29,9 +32,64 @@ TOO_DEEP = f"The body nests too deeply: more than {MAX_DEPTH} levels of [ and {{
 DEAL_NUMBER = re.compile(r"[0-9]{1,9}")
 
 
-def refused(refusals: list[Refusal], status: int = 422):
-    """A 422 (or the given status) naming every refused figure."""
-    return jsonify(errors=[r.to_dict() for r in refusals]), status
+@dataclass(frozen=True)
+class Body:
+    """A request body's shape, as far as an error's pointers lead into it."""
+
+    sides: str  # the list holding one object per side
+    fields: tuple[str, ...]  # the figures of the request as a whole
+    nested: tuple[str, ...] = ()  # a side's figures that hold named counts ("books.clean")
+
+    def pointer(self, side: int | None, field: str, sent: Any = None) -> str:
+        """The JSON pointer (RFC 6901) to a figure a refusal names, in the body as sent."""
+        if side is None:
+            return pointer(*field.split(".")) if field else ""
+        head, dot, rest = field.partition(".")
+        entry = _item(sent, self.sides, side)
+        # A key the client wrote with a dot in it is one key, not a kind inside a figure.
+        literal = isinstance(entry, dict) and field in entry
+        path = [head, rest] if dot and head in self.nested and not literal else [field]
+        return pointer(self.sides, side, *(p for p in path if p))
+
+
+# The bodies the API reads: a deal's (entered or corrected) and a new game's.
+DEAL_BODY = Body("scores", ("scores", "version"), (*KIND_FIELDS, *CARD_FIELDS))
+GAME_BODY = Body("sides", ("ruleset", "sides", "decks", "rules", "club"))
+
+
+def pointer(*tokens: str | int) -> str:
+    """A JSON pointer to the value these keys and indexes lead to, each escaped (RFC 6901)."""
+    return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
+
+
+def _item(sent: Any, name: str, index: int) -> Any:
+    """The body's `name`[index], if the body has one."""
+    items = sent.get(name) if isinstance(sent, dict) else None
+    return items[index] if isinstance(items, list) and 0 <= index < len(items) else None
+
+
+def refused(refusals: list[Refusal], status: int = 422, into: Body | None = None, sent: Any = None):
+    """A 422 (or the given status) naming every refused figure and where it is in the body.
+
+    `into` is the shape of the body the refusals are about (None: they are about no figure of
+    a body, but a header, the query or the game); `sent` is the body itself.
+    """
+    return jsonify(errors=[_error(r, into, sent) for r in refusals]), status
+
+
+def _error(refusal: Refusal, into: Body | None, sent: Any) -> dict[str, Any]:
+    """One refusal as the API answers it: the engine's words, and a pointer for each input."""
+    if into is None:
+        return {**refusal.to_dict(), "inputs": []}
+    figures = refusal.figures
+    if refusal.inputs is None and refusal.side is None:
+        # A refusal of a figure of the whole request (decks, version) is about that figure.
+        figures = ((None, refusal.field),) if refusal.field in into.fields else ()
+    inputs = [
+        {"side": side, "field": name, "pointer": into.pointer(side, name, sent)}
+        for side, name in figures
+    ]
+    return {**refusal.to_dict(), "inputs": inputs}
 
 
 def body() -> dict[str, Any]:
@@ -88,7 +146,7 @@ def _deals_from() -> int:
 @bp.get("/openapi.json")
 def openapi():
     """The OpenAPI document of this API."""
-    return jsonify(openapi_document())
+    return jsonify(openapi_document(current_app.config.get("MAX_CONTENT_LENGTH"), MAX_DEPTH))
 
 
 @bp.get("/rulesets")
@@ -129,7 +187,7 @@ def create_game():
         club = _club_for_game(data.get("club"))
         game = games.start_game(data["ruleset"], sides, decks, data.get("rules") or None, club)
     except games.GameRefused as exc:
-        return refused(exc.refusals)
+        return refused(exc.refusals, into=GAME_BODY, sent=data)
     # The secret is told once, to whoever started the game: it is what every later request needs.
     response = jsonify(
         {**game_state(game), "key": game.secret, "link": links.link_of(game, base_url())}
@@ -183,9 +241,10 @@ def add_deal(game_id: int):
     game = game_or_404(game_id)
     level = require_game(game, Level.READ)
     start = _deals_from()  # read first: a bad one must not follow a deal that was saved
-    scores = body().get("scores")
+    data = body()
     key = request.headers.get("Idempotency-Key")
-    return _answer(game, level, deals.enter_deal(game, level, scores, key), 201, start)
+    outcome = deals.enter_deal(game, level, data.get("scores"), key)
+    return _answer(game, level, outcome, 201, start, data)
 
 
 @bp.put("/games/<int:game_id>/deals/<int:number>")
@@ -196,13 +255,18 @@ def correct_deal(game_id: int, number: int):
     start = _deals_from()
     data = body()
     outcome = deals.correct_deal(game, level, number, data.get("scores"), data.get("version"))
-    return _answer(game, level, outcome, 200, start)
+    return _answer(game, level, outcome, 200, start, data)
 
 
 def _answer(
-    game: Game, level: Level, outcome: deals.Outcome, saved_status: int, deals_from: int = 1
+    game: Game,
+    level: Level,
+    outcome: deals.Outcome,
+    saved_status: int,
+    deals_from: int = 1,
+    sent: Any = None,
 ):
-    """The JSON answer for what entering or correcting a deal came to."""
+    """The JSON answer for what entering or correcting a deal came to (`sent`: the body)."""
     match outcome:
         case deals.Saved():
             return jsonify(game_state(game, deals_from=deals_from)), saved_status
@@ -216,11 +280,12 @@ def _answer(
         case deals.SavedMeanwhile() as meanwhile:
             return refused([Refusal(None, "deal", meanwhile.message)], 409)
         case deals.ChangedMeanwhile() as changed:
-            return refused([Refusal(None, "version", changed.message)], 409)
+            # The version sent is the figure at fault: the deal moved on from it.
+            return refused([Refusal(None, "version", changed.message)], 409, DEAL_BODY, sent)
         case deals.Ended(refusals) | deals.LimitReached(refusals):
-            return refused(refusals, 409)
+            return refused(refusals, 409, DEAL_BODY, sent)
         case deals.Refused(refusals):
-            return refused(refusals)
+            return refused(refusals, into=DEAL_BODY, sent=sent)
         case deals.NotAllowed():
             refuse(level)
     abort(404)  # NoSuchDeal
@@ -240,6 +305,8 @@ def game_state(game: Game, progress: Progress | None = None, deals_from: int = 1
         "url": links.path_of(game),
         "ruleset": game.ruleset,
         "house_rules": game.house_rules or {},
+        # The rules in force: the preset with the house rules applied.
+        "rules": rules.to_dict(),
         "decks": game.decks,
         "finished": progress.finished,
         "winners": [game.sides[i].name for i in progress.winners],
@@ -252,6 +319,8 @@ def game_state(game: Game, progress: Progress | None = None, deals_from: int = 1
                 "name": side.name,
                 "players": [p.name for p in side.players],
                 "total": total,
+                "next_opening_minimum": minimum,
+                # v1's first name for it: in sides, the minimum for the next deal.
                 "opening_minimum": minimum,
             }
             for side, total, minimum in zip(
@@ -268,6 +337,8 @@ def game_state(game: Game, progress: Progress | None = None, deals_from: int = 1
                         "side": side.name,
                         "total": score.total,
                         "running_total": running,
+                        "minimum_applied": minimum,
+                        # v1's first name for it: in a deal, the minimum that applied.
                         "opening_minimum": minimum,
                         "breakdown": score.breakdown(),
                         "entry": row.entry,

@@ -1,12 +1,29 @@
-"""The OpenAPI 3.1 document describing JSON API v1."""
+"""The OpenAPI 3.1 document describing JSON API v1.
+
+The schema of a rule set is made from the engine's `RuleSet` dataclass (its fields, their types
+and the meaning each carries), so a rule added to the engine appears here without a word
+written twice.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+import types
+from collections.abc import Mapping
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
+from ..db import WRITER_WAIT_SECONDS
 from ..deals import KEY
-from ..links import SECRET
-from ..rules import PRESETS
+from ..links import MISS_WINDOW, MISSES_ALLOWED, SECRET
+from ..rules import PRESETS, RuleSet
+from ..rules.ruleset import (
+    GOING_OUT_KINDS,
+    MINIMUM_BASES,
+    REMOVABLE,
+    RULE_BOUNDS,
+    RULE_KEYS,
+    TIE_RULES,
+)
 from ..rules.terms import (
     BOOK_KINDS,
     BREAKDOWN_LINES,
@@ -17,9 +34,19 @@ from ..rules.terms import (
     MAX_DEAL_LIMIT,
     MAX_DECKS,
     MAX_NAME,
+    MAX_RULE_NUMBER,
+    MELDED_BLACK_THREES,
 )
 
 COUNT = {"type": "integer", "minimum": 0}
+# The choices each worded rule (or a mapping's values) takes, each from its home in the engine.
+RULE_CHOICES: dict[str, tuple[str, ...]] = {
+    "key": tuple(PRESETS),
+    "minimum_basis": MINIMUM_BASES,
+    "tie_rule": TIE_RULES,
+    "melded_black_threes": tuple(MELDED_BLACK_THREES),
+    "book_counts_as": GOING_OUT_KINDS,
+}
 
 
 def _counts(keys: tuple[str, ...]) -> dict[str, Any]:
@@ -34,31 +61,169 @@ def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
+def _json(schema: dict[str, Any], description: str, **headers: str) -> dict[str, Any]:
+    answer: dict[str, Any] = {
+        "description": description,
+        "content": {"application/json": {"schema": schema}},
+    }
+    if headers:
+        answer["headers"] = {
+            name.replace("_", "-"): {"description": text, "schema": {"type": "string"}}
+            for name, text in headers.items()
+        }
+    return answer
 
 
-ERRORS = _json(_ref("Errors"), "Refused: each error names the side, the figure and why")
-NOT_JSON = _json(_ref("Errors"), "The body is not JSON (Content-Type application/json)")
-BAD_JSON = _json(
-    _ref("Errors"),
-    "The body does not parse as a JSON object, or nests too deeply (more than 32 levels of "
-    '[ and {: "The body nests too deeply")',
+def _errors(description: str) -> dict[str, Any]:
+    return _json(_ref("Errors"), description)
+
+
+# --- a rule set, from the engine's dataclass ------------------------------------------------
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema with null allowed beside it."""
+    shown = {**schema, "type": [schema["type"], "null"]}
+    if "enum" in schema:
+        shown["enum"] = [*schema["enum"], None]
+    return shown
+
+
+def _typed(hint: Any, name: str, *, house: bool = False) -> dict[str, Any]:
+    """The JSON schema of a RuleSet field's type; `house`: as a house rule overrides it."""
+    origin, args = get_origin(hint), get_args(hint)
+    if origin in (Union, types.UnionType) and type(None) in args:
+        (inner,) = [a for a in args if a is not type(None)]
+        return _nullable(_typed(inner, name, house=house))
+    if hint is bool:
+        return {"type": "boolean"}
+    if hint is int:
+        if not house:
+            return {"type": "integer"}
+        # Points must also be multiples of 5 (refused with 422 otherwise); the schema does not
+        # say so with multipleOf, because games started before that check may hold others.
+        low, high = RULE_BOUNDS.get(name, (0, MAX_RULE_NUMBER))
+        return {"type": "integer", "minimum": low, "maximum": high}
+    if hint is str:
+        choices = RULE_CHOICES.get(name.partition(".")[0])
+        return {"type": "string", **({"enum": list(choices)} if choices else {})}
+    if origin is Mapping and name in RULE_KEYS:
+        value = _typed(args[1], f"{name}.*", house=house)
+        if house and name in REMOVABLE:
+            value = _nullable(value)
+        return {
+            "type": "object",
+            "properties": {key: value for key in RULE_KEYS[name]},
+            "additionalProperties": False,
+        }
+    if origin is tuple and args[-1:] == (Ellipsis,):
+        return {"type": "array", "items": _typed(args[0], name, house=house)}
+    if origin is tuple and len(set(args)) == 1:
+        # A fixed number of numbers of one kind; the field's description says which is which.
+        # (Not prefixItems: schemathesis 4 cannot check an answer against it, and
+        # openapi-python-client refuses the `items: false` that would close it.)
+        return {
+            "type": "array",
+            "items": _typed(args[0], name, house=house),
+            "minItems": len(args),
+            "maxItems": len(args),
+        }
+    raise TypeError(f"RuleSet.{name}: no JSON schema for {hint!r}; teach web/openapi.py it.")
+
+
+def ruleset_schema() -> dict[str, Any]:
+    """Every field of a rule set as the API shows it, each with its meaning."""
+    hints = get_type_hints(RuleSet)
+    fields = dataclasses.fields(RuleSet)
+    return {
+        "type": "object",
+        "description": "A rule set: every number and choice of one rulebook, as the engine "
+        "scores by it",
+        "required": [f.name for f in fields],
+        "properties": {
+            f.name: {**_typed(hints[f.name], f.name), "description": f.metadata["doc"]}
+            for f in fields
+        },
+        "additionalProperties": False,
+    }
+
+
+def _minimums_schema() -> dict[str, Any]:
+    """The two ways a house rule writes an opening-minimum schedule."""
+    minimum = {"type": "integer", "minimum": 0, "maximum": MAX_RULE_NUMBER}
+    # A step's "from" may be a negative total (a side below 0); its minimum may not.
+    number = {"type": "integer", "minimum": -MAX_RULE_NUMBER, "maximum": MAX_RULE_NUMBER}
+    return {
+        "oneOf": [
+            {
+                "type": "array",
+                "minItems": 1,
+                "items": minimum,
+                "description": "Minimums by deal: the first for deal 1, the next for deal 2, "
+                "and so on; the last holds for every deal after. Only where the rule set's "
+                "minimum_basis is 'deal'.",
+            },
+            {
+                "type": "array",
+                "minItems": 1,
+                "items": {"type": "array", "items": number, "minItems": 2, "maxItems": 2},
+                "description": "[from, minimum] steps in rising order, each from once: from a "
+                "deal number, or from a running total where minimum_basis is 'total' (which "
+                "may be negative); each step holds until the next. A minimum is 0 or more, "
+                "a multiple of 5.",
+            },
+        ]
+    }
+
+
+def house_rules_schema() -> dict[str, Any]:
+    """The rules a club may change (RuleSet.house_rule_fields), each as an override takes it."""
+    hints = get_type_hints(RuleSet)
+    docs = {f.name: f.metadata["doc"] for f in dataclasses.fields(RuleSet)}
+    some_rules = next(iter(PRESETS.values()))
+    properties: dict[str, Any] = {}
+    for name in some_rules.house_rule_fields():
+        if name == "opening_minimums":
+            schema = _minimums_schema()
+        else:
+            schema = _typed(hints[name], name, house=True)
+        words = docs[name]
+        if name in RULE_KEYS:
+            words += ". Only the kinds given change; the others keep the rule set's value"
+        if name in REMOVABLE:
+            words += "; null takes a kind out (it is then not played)"
+        properties[name] = {**schema, "description": words}
+    return {
+        "type": "object",
+        "description": "House rules: changes to the preset, each optional; what is not given "
+        "keeps the preset's value. Points are multiples of 5, as every card is.",
+        "properties": properties,
+        "additionalProperties": False,
+    }
+
+
+# --- answers shared by several operations ---------------------------------------------------
+
+NOT_JSON = _errors("The body is not JSON (send Content-Type: application/json)")
+BUSY = _errors(
+    "The server is busy saving other tables' deals (on SQLite a request that writes waits at "
+    f"most {WRITER_WAIT_SECONDS} s for its turn): nothing was saved; send it again"
 )
-FORBIDDEN = _json(_ref("Errors"), "A club game: the table code (X-Table-Code) is needed")
-NOT_FOUND = _json(
-    _ref("Errors"),
-    "No such game, deal or rule set; for a game, also a missing or wrong X-Game-Key "
-    "(the two are answered alike)",
+GAME_NOT_FOUND = (
+    "No such game; also a missing or wrong X-Game-Key, or a private club's game asked without "
+    "its X-Table-Code (all answered alike, so that nothing tells them apart)"
 )
-TOO_MANY = _json(
-    _ref("Errors"),
-    "Too many requests from this address named no game lately: wait the Retry-After seconds",
+TOO_MANY = _errors(
+    f"This address asked for games that are not there {MISSES_ALLOWED} times within "
+    f"{MISS_WINDOW.seconds // 60} minutes: nothing is looked up until the Retry-After seconds "
+    "have passed, even with the right key"
 )
-GAME = _json(
-    _ref("GameState"),
-    f"The game's state: its totals, and at most {DEALS_PER_PAGE} of its deals from deals_from",
-)
+TOO_MANY["headers"] = {
+    "Retry-After": {
+        "description": "Seconds until this address may ask again",
+        "schema": {"type": "string", "pattern": "^[0-9]+$"},
+    }
+}
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key",
@@ -86,19 +251,48 @@ DEALS_FROM = {
     f"{DEALS_PER_PAGE}, and `next` links to the following page. Not a deal number from 1: 422.",
     "schema": {"type": "integer", "minimum": 1, "default": 1},
 }
-DEALS_FROM_REFUSED = _json(_ref("Errors"), "deals_from is not a deal number from 1")
 TABLE_CODE = {
     "name": "X-Table-Code",
     "in": "header",
     "required": False,
-    "description": "A club's table-link code: needed for a private club's records and for "
-    "entering deals in any club game",
+    "description": "A club's table-link code: needed to start a club game and to enter or "
+    "correct its deals, and to see a private club's games and standings",
     "schema": {"type": "string"},
 }
+POINTERS = (
+    "Each error's `inputs` point at the figures it is about in the request body (JSON "
+    "pointers, RFC 6901)"
+)
 
 
-def openapi_document() -> dict[str, Any]:
-    """The whole document."""
+def _body(name: str) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": _ref(name)}}}
+
+
+def _with_body(
+    responses: dict[str, Any], max_body: int | None, max_depth: int | None
+) -> dict[str, Any]:
+    """The answers every operation with a JSON body may give, besides its own."""
+    depth = f" (more than {max_depth} levels of [ and {{)" if max_depth else ""
+    common = {
+        "400": _errors(
+            f"The body does not parse as JSON, is not a JSON object, or nests too deeply{depth}"
+        ),
+        "415": NOT_JSON,
+        "503": BUSY,
+    }
+    if max_body:
+        common["413"] = _errors(
+            f"The body is larger than the server takes ({max_body:,} bytes): nothing was read"
+        )
+    return dict(sorted({**common, **responses}.items()))
+
+
+# --- the document ---------------------------------------------------------------------------
+
+
+def openapi_document(max_body: int | None = None, max_depth: int | None = None) -> dict[str, Any]:
+    """The whole document; `max_body` is the largest body the server reads (else no 413)."""
     entry = {
         "type": "object",
         "description": "What one side reports for a deal; omitted figures are 0 or false.",
@@ -117,12 +311,21 @@ def openapi_document() -> dict[str, Any]:
         },
         "additionalProperties": False,
     }
-    deal_body = {
+    deal_scores = {
         "type": "object",
         "required": ["scores"],
         "properties": {
-            "scores": {"type": "array", "items": _ref("Entry")},
-            "version": {"type": "integer", "description": "The deal's version, for corrections"},
+            "scores": {
+                "type": "array",
+                "items": _ref("Entry"),
+                "description": "One entry per side, in the game's order of sides",
+            },
+            "version": {
+                "type": "integer",
+                "description": "A correction's: the version of the deal it was made to (the "
+                "deal's `version` when it was read). Another version is refused with 409; "
+                "without it, the correction is made to whatever is saved.",
+            },
         },
     }
     breakdown = {
@@ -144,9 +347,12 @@ def openapi_document() -> dict[str, Any]:
             "id",
             "url",
             "ruleset",
+            "house_rules",
+            "rules",
             "decks",
             "finished",
             "winners",
+            "next_deal",
             "sides",
             "deals",
             "deals_total",
@@ -159,21 +365,44 @@ def openapi_document() -> dict[str, Any]:
             "id": {"type": "integer"},
             "url": {"type": "string", "description": "The game's private link, as a path"},
             "ruleset": {"type": "string", "enum": list(PRESETS)},
-            "house_rules": {"type": "object"},
+            "house_rules": {
+                **_ref("HouseRules"),
+                "description": "The house rules the game was started with, as they were sent: "
+                "only what differs from the preset ({} for none); `rules` shows them applied",
+            },
+            "rules": {
+                **_ref("RuleSet"),
+                "description": "The rules in force: the preset with the game's house rules "
+                "applied, every parameter (as GET /api/v1/rulesets/{key} shows a preset)",
+            },
             "decks": {"type": "integer"},
             "finished": {"type": "boolean"},
             "winners": {"type": "array", "items": {"type": "string"}},
-            "next_deal": {"type": ["integer", "null"]},
+            "next_deal": {
+                "type": ["integer", "null"],
+                "description": "The number the next deal gets; null when no deal can be "
+                "entered (the game is over, or holds its most deals)",
+            },
             "sides": {
                 "type": "array",
                 "items": {
                     "type": "object",
-                    "required": ["name", "players", "total", "opening_minimum"],
+                    "required": ["name", "players", "total", "next_opening_minimum"],
                     "properties": {
                         "name": {"type": "string"},
                         "players": {"type": "array", "items": {"type": "string"}},
-                        "total": {"type": "integer"},
-                        "opening_minimum": {"type": "integer"},
+                        "total": {"type": "integer", "description": "The running total"},
+                        "next_opening_minimum": {
+                            "type": "integer",
+                            "description": "The least this side's first meld must count in "
+                            "the next deal",
+                        },
+                        "opening_minimum": {
+                            "type": "integer",
+                            "description": "The same figure as next_opening_minimum, under "
+                            "the name v1 gave it first: here, the minimum for the NEXT deal "
+                            "(in deals[].scores[], opening_minimum is the one that applied)",
+                        },
                     },
                 },
             },
@@ -199,21 +428,43 @@ def openapi_document() -> dict[str, Any]:
                 "description": f"At most {DEALS_PER_PAGE} deals, from deals_from",
                 "items": {
                     "type": "object",
-                    "required": ["number", "version", "scores"],
+                    "required": ["number", "version", "warnings", "scores"],
                     "properties": {
                         "number": {"type": "integer"},
-                        "version": {"type": "integer"},
+                        "version": {
+                            "type": "integer",
+                            "description": "1 when entered, one more with each correction; "
+                            "send it with a correction (PUT) as `version`",
+                        },
                         "warnings": {"type": "array", "items": {"type": "string"}},
                         "scores": {
                             "type": "array",
                             "items": {
                                 "type": "object",
-                                "required": ["side", "total", "breakdown"],
+                                "required": [
+                                    "side",
+                                    "total",
+                                    "running_total",
+                                    "minimum_applied",
+                                    "breakdown",
+                                    "entry",
+                                ],
                                 "properties": {
                                     "side": {"type": "string"},
                                     "total": {"type": "integer"},
                                     "running_total": {"type": "integer"},
-                                    "opening_minimum": {"type": "integer"},
+                                    "minimum_applied": {
+                                        "type": "integer",
+                                        "description": "The opening minimum that applied to "
+                                        "this side in this deal",
+                                    },
+                                    "opening_minimum": {
+                                        "type": "integer",
+                                        "description": "The same figure as minimum_applied, "
+                                        "under the name v1 gave it first: here, the minimum "
+                                        "that APPLIED in this deal (in sides[], "
+                                        "opening_minimum is the one for the next deal)",
+                                    },
                                     "breakdown": _ref("Breakdown"),
                                     "entry": _ref("Entry"),
                                 },
@@ -232,17 +483,48 @@ def openapi_document() -> dict[str, Any]:
                 "type": "array",
                 "items": {
                     "type": "object",
-                    "required": ["side", "field", "message"],
+                    "required": ["side", "field", "message", "inputs"],
                     "properties": {
-                        "side": {"type": ["integer", "null"]},
-                        "field": {"type": ["string", "null"]},
+                        "side": {
+                            "type": ["integer", "null"],
+                            "description": "The side's index; null for the request as a whole",
+                        },
+                        "field": {
+                            "type": ["string", "null"],
+                            "description": "The figure refused, as a dotted path within the "
+                            "side (books.clean) or the request (decks, rules, version); null "
+                            "when the answer names none",
+                        },
                         "message": {"type": "string"},
+                        "inputs": {
+                            "type": "array",
+                            "description": "The figures of the request body the error is "
+                            "about: a side's own figure, or every side's figure that counted "
+                            "toward a limit of the whole deal. Empty when the error is about "
+                            "no figure of the body (a header such as Idempotency-Key, the "
+                            "query, a game that is over, a missing game).",
+                            "items": {
+                                "type": "object",
+                                "required": ["side", "field", "pointer"],
+                                "properties": {
+                                    "side": {"type": ["integer", "null"]},
+                                    "field": {"type": "string"},
+                                    "pointer": {
+                                        "type": "string",
+                                        "description": "A JSON pointer (RFC 6901) to the "
+                                        "figure in the request body: "
+                                        "/scores/1/melded_cards/black_three, /version, "
+                                        "/sides/0/name, /decks, /rules/going_out_bonus",
+                                    },
+                                },
+                            },
+                        },
                     },
                 },
             }
         },
     }
-    new_game = {
+    game_setup = {
         "type": "object",
         "required": ["ruleset", "sides"],
         "properties": {
@@ -259,33 +541,65 @@ def openapi_document() -> dict[str, Any]:
                     },
                 },
             },
-            "decks": {"type": "integer", "minimum": 1, "maximum": MAX_DECKS},
+            "decks": {
+                "type": ["integer", "null"],
+                "minimum": 1,
+                "maximum": MAX_DECKS,
+                "description": "Decks to play with; omitted or null, the rule set's default for "
+                "this many players (at least the fewest that hold every hand and foot)",
+            },
             "rules": {
-                "type": "object",
-                "description": "House-rule overrides of the preset; deal_limit is the most deals "
-                f"the game holds (1 to {MAX_DEAL_LIMIT:,}, {DEAL_LIMIT} by default)",
+                **_ref("HouseRules"),
+                "description": "House rules: changes to the preset (deal_limit is the most "
+                f"deals the game holds, 1 to {MAX_DEAL_LIMIT:,}, {DEAL_LIMIT} by default)",
             },
             "club": {"type": "string", "description": "A club's slug (send X-Table-Code too)"},
         },
     }
     deal_number = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
+    game = _json(
+        _ref("GameState"),
+        f"The game's state: its totals, and at most {DEALS_PER_PAGE} of its deals from deals_from",
+    )
+    entered = _json(
+        _ref("GameState"),
+        "Saved: the game's state with the new deal",
+        Idempotent_Replayed="true when the Idempotency-Key was seen with these scores before: "
+        "the deal it recorded stands, and nothing more was saved",
+    )
     return {
         "openapi": "3.1.0",
         "info": {
             "title": "Hand and Foot Scorekeeper API",
             "version": "1",
             "description": "Rule sets, games and deals. Requests and responses are JSON. "
-            "A game is private: every request about it sends its secret in X-Game-Key.",
+            "A game is private: every request about it sends its secret in X-Game-Key. "
+            "Every error answer is {errors: [...]}, each error with the JSON pointers of the "
+            "figures it is about.",
         },
         "paths": {
+            "/api/v1/openapi.json": {
+                "get": {
+                    "operationId": "getOpenapiDocument",
+                    "summary": "This document",
+                    "responses": {"200": _json({"type": "object"}, "The OpenAPI document")},
+                }
+            },
             "/api/v1/rulesets": {
                 "get": {
+                    "operationId": "listRulesets",
                     "summary": "Every rule set",
-                    "responses": {"200": _json({"type": "array"}, "The presets")},
+                    "responses": {
+                        "200": _json(
+                            {"type": "array", "items": _ref("RulesetBrief")},
+                            "The presets, in brief",
+                        )
+                    },
                 }
             },
             "/api/v1/rulesets/{key}": {
                 "get": {
+                    "operationId": "getRuleset",
                     "summary": "One rule set with all its parameters",
                     "parameters": [
                         {
@@ -295,11 +609,15 @@ def openapi_document() -> dict[str, Any]:
                             "schema": {"type": "string"},
                         }
                     ],
-                    "responses": {"200": _json({"type": "object"}, "Parameters"), "404": NOT_FOUND},
+                    "responses": {
+                        "200": _json(_ref("RuleSet"), "Every parameter of the preset"),
+                        "404": _errors("No rule set with that key"),
+                    },
                 }
             },
             "/api/v1/clubs/{slug}/standings": {
                 "get": {
+                    "operationId": "getStandings",
                     "summary": "A club's standings (public clubs, or with the table code)",
                     "parameters": [
                         {
@@ -308,7 +626,13 @@ def openapi_document() -> dict[str, Any]:
                             "required": True,
                             "schema": {"type": "string"},
                         },
-                        {"name": "season", "in": "query", "schema": {"type": "string"}},
+                        {
+                            "name": "season",
+                            "in": "query",
+                            "description": "A season's id, or 'all'; without season, from or "
+                            "to, the current season",
+                            "schema": {"type": "string"},
+                        },
                         {
                             "name": "from",
                             "in": "query",
@@ -327,88 +651,141 @@ def openapi_document() -> dict[str, Any]:
                         "200": _json(
                             {"type": "array", "items": _ref("Standing")}, "Ranked members"
                         ),
-                        "404": NOT_FOUND,
-                        "422": ERRORS,
+                        "404": _errors(
+                            "No club with that slug, or a private club asked without its "
+                            "X-Table-Code"
+                        ),
+                        "422": _errors(
+                            "A filter that is not one: no such season or rule set, or a date "
+                            "not written like 2026-04-30"
+                        ),
                     },
                 }
             },
             "/api/v1/games": {
                 "post": {
+                    "operationId": "startGame",
                     "summary": "Start a game",
                     "parameters": [TABLE_CODE],
-                    "requestBody": {
-                        "required": True,
-                        "content": {"application/json": {"schema": new_game}},
-                    },
-                    "responses": {
-                        "201": _json(
-                            _ref("NewGame"),
-                            "Started: the game's state, its secret (`key`, for X-Game-Key) "
-                            "and its private link in full (`link`), to share with the table",
-                        ),
-                        "400": BAD_JSON,
-                        "403": FORBIDDEN,
-                        "404": _json(_ref("Errors"), "No club with that slug"),
-                        "415": NOT_JSON,
-                        "422": ERRORS,
-                    },
+                    "requestBody": _body("GameSetup"),
+                    "responses": _with_body(
+                        {
+                            "201": _json(
+                                _ref("NewGame"),
+                                "Started: the game's state, its secret (`key`, for X-Game-Key) "
+                                "and its private link in full (`link`), to share with the table",
+                                Location="The game's address in this API",
+                            ),
+                            "403": _errors(
+                                "A public club's game: starting one needs the club's table "
+                                "code (X-Table-Code)"
+                            ),
+                            "404": _errors(
+                                "No club with that slug, or a private club's game without its "
+                                "X-Table-Code"
+                            ),
+                            "422": _errors(
+                                "The game cannot start as asked: each error names the side "
+                                "(null for the game as a whole), the figure and why. "
+                                f"{POINTERS}: /sides/1/name, /decks, /ruleset, /sides, "
+                                "/rules/going_out_bonus, /rules/opening_minimums/0 (a house "
+                                "rule's points off the multiples of 5, decks too few to deal "
+                                "every hand and foot)."
+                            ),
+                        },
+                        max_body,
+                        max_depth,
+                    ),
                 }
             },
             "/api/v1/games/{game_id}": {
                 "get": {
+                    "operationId": "getGame",
                     "summary": "A game's state",
                     "parameters": [GAME_ID, GAME_KEY, TABLE_CODE, DEALS_FROM],
                     "responses": {
-                        "200": GAME,
-                        "404": NOT_FOUND,
-                        "422": DEALS_FROM_REFUSED,
+                        "200": game,
+                        "404": _errors(GAME_NOT_FOUND),
+                        "422": _errors("deals_from is not a deal number from 1 (inputs: [])"),
                         "429": TOO_MANY,
                     },
                 }
             },
             "/api/v1/games/{game_id}/deals": {
                 "post": {
+                    "operationId": "enterDeal",
                     "summary": "Enter the next deal",
                     "parameters": [GAME_ID, GAME_KEY, TABLE_CODE, IDEMPOTENCY_KEY, DEALS_FROM],
-                    "requestBody": {
-                        "required": True,
-                        "content": {"application/json": {"schema": deal_body}},
-                    },
-                    "responses": {
-                        "201": GAME,
-                        "400": BAD_JSON,
-                        "403": FORBIDDEN,
-                        "415": NOT_JSON,
-                        "404": NOT_FOUND,
-                        "429": TOO_MANY,
-                        "409": _json(
-                            _ref("Errors"),
-                            "The game is over; or it holds its most deals (deal_limit: "
-                            f"{DEAL_LIMIT} unless a house rule sets it), a limit that does not "
-                            "end the game; or another phone saved the deal first",
-                        ),
-                        "422": ERRORS,
-                    },
+                    "requestBody": _body("DealScores"),
+                    "responses": _with_body(
+                        {
+                            "201": entered,
+                            "403": _errors(
+                                "A club game: entering a deal needs the club's table code "
+                                "(X-Table-Code)"
+                            ),
+                            "404": _errors(GAME_NOT_FOUND),
+                            "409": _errors(
+                                "The game is over; or it holds its most deals (deal_limit: "
+                                f"{DEAL_LIMIT} unless a house rule sets it), a limit that does "
+                                "not end the game; or another request saved this deal first. "
+                                "Nothing was saved (inputs: [])."
+                            ),
+                            "422": _errors(
+                                "Figures the rules refuse: each error names the side (null "
+                                "for the deal as a whole), the figure and why. "
+                                f"{POINTERS}: /scores/1/melded_cards/black_three, /scores; a "
+                                "limit of the whole deal points at every side's figure that "
+                                "counted toward it. Also a deals_from that is not a deal "
+                                "number, or an Idempotency-Key already used with other scores "
+                                "(inputs: [] for both). Nothing was saved."
+                            ),
+                            "429": TOO_MANY,
+                        },
+                        max_body,
+                        max_depth,
+                    ),
                 }
             },
             "/api/v1/games/{game_id}/deals/{number}": {
                 "put": {
-                    "summary": "Correct a deal; later totals are recomputed",
+                    "operationId": "correctDeal",
+                    "summary": "Correct a deal; every later total is recomputed",
                     "parameters": [GAME_ID, deal_number, GAME_KEY, TABLE_CODE, DEALS_FROM],
-                    "requestBody": {
-                        "required": True,
-                        "content": {"application/json": {"schema": deal_body}},
-                    },
-                    "responses": {
-                        "200": GAME,
-                        "400": BAD_JSON,
-                        "403": FORBIDDEN,
-                        "415": NOT_JSON,
-                        "404": NOT_FOUND,
-                        "429": TOO_MANY,
-                        "409": _json(_ref("Errors"), "Made from an older version of the deal"),
-                        "422": ERRORS,
-                    },
+                    "requestBody": _body("DealScores"),
+                    "responses": _with_body(
+                        {
+                            "200": _json(
+                                _ref("GameState"),
+                                "Corrected: the game's state with every later total, minimum "
+                                "and the winners recomputed (a correction that changes nothing "
+                                "is 200 too, and keeps the version)",
+                            ),
+                            "403": _errors(
+                                "A club game: correcting needs the club's table code "
+                                "(X-Table-Code); once a club game is finished, only its "
+                                "organisers (signed in) may correct it"
+                            ),
+                            "404": _errors(f"{GAME_NOT_FOUND}; or the game has no such deal"),
+                            "409": _errors(
+                                "Made from an older version of the deal: `version` is not the "
+                                "deal's version now (another phone corrected it meanwhile). "
+                                "The error's inputs point at /version. Nothing was saved."
+                            ),
+                            "422": _errors(
+                                "Refused, nothing saved: figures the rules refuse, as for a new "
+                                f"deal ({POINTERS}: /scores/0/books/clean); a `version` that is "
+                                "not a whole number (/version); or a correction that would end "
+                                "the game before deals that already follow it (say deal 1 of 3 "
+                                "corrected past the target score): that is refused with 422, "
+                                "not 409, since the figures themselves cannot stand (inputs: "
+                                "[]). Also a deals_from that is not a deal number."
+                            ),
+                            "429": TOO_MANY,
+                        },
+                        max_body,
+                        max_depth,
+                    ),
                 }
             },
         },
@@ -416,6 +793,23 @@ def openapi_document() -> dict[str, Any]:
             "schemas": {
                 "Entry": entry,
                 "Breakdown": breakdown,
+                "RuleSet": ruleset_schema(),
+                "HouseRules": house_rules_schema(),
+                "RulesetBrief": {
+                    "type": "object",
+                    "required": ["key", "name", "summary", "url"],
+                    "properties": {
+                        "key": {"type": "string", "enum": list(PRESETS)},
+                        "name": {"type": "string"},
+                        "summary": {"type": "string"},
+                        "url": {
+                            "type": "string",
+                            "description": "Where this API answers the rule set in full",
+                        },
+                    },
+                },
+                "GameSetup": game_setup,
+                "DealScores": deal_scores,
                 "GameState": game_state,
                 "NewGame": {
                     "allOf": [
