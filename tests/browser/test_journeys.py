@@ -304,8 +304,8 @@ def test_a_refused_correction_keeps_what_was_typed(phone):
     shot(page, "journey-correction-scoreboard-before")
 
     # The correction: two typos among honest changes. 233 is not a multiple of 5, and
-    # 5 wild books need 5×7 = 35 wild cards + at least 1 per dirty book (2) = 37, more
-    # than the 5 decks (4 players + 1) hold: 5×6 = 30.
+    # 5 wild books need 5×7 = 35 wild cards + at least 1 per dirty book (2) = 37, with the
+    # other side's counted joker 38, more than the 5 decks (4 players + 1) hold: 5×6 = 30.
     page.locator("#deal-1 summary").click()
     page.get_by_role("link", name="Correct deal 1").click()
     ann, cat = (page.locator("fieldset.side-entry").nth(i) for i in (0, 1))
@@ -339,7 +339,11 @@ def test_a_refused_correction_keeps_what_was_typed(phone):
     problems = page.locator(".problems")
     expect(problems).to_contain_text("Nothing was saved")
     expect(problems).to_contain_text("melded card points of 233 is not a multiple of 5")
-    expect(problems).to_contain_text("37 wild cards needed for the books entered")
+    # Ann & Bob's books need 37 wild cards; Cat & Dan's counted joker is one more: 38.
+    expect(problems).to_contain_text("38 wild cards needed for the books and the cards counted")
+    # The limit stands beside each figure that counted toward it.
+    for counted in ("#s0-books-wild", "#s0-books-dirty", "#s1-melded_cards-joker"):
+        expect(page.locator(counted)).to_have_attribute("aria-invalid", "true")
     expect(page.locator("h1")).to_have_text("Correct deal 1")
     for field, value in typed.items():
         assert page.input_value(field) == value, field
