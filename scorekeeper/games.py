@@ -22,7 +22,7 @@ from .db import db
 from .models import Club, Deal, DealScore, Game, Player, Side
 from .names import name_problem
 from .rules import DealEntry, DealRefused, Progress, Refusal, RulesError, RuleSet
-from .rules.terms import MAX_NAME, MELDED_BLACK_THREES
+from .rules.terms import MAX_NAME, MELDED_BLACK_THREES, MELDED_BLACK_THREES_LABEL
 
 
 class GameRefused(ValueError):
@@ -236,7 +236,7 @@ def changed_rules(game: Game) -> list[tuple[str, str, str]]:
     if preset_rules.melded_black_threes != played_rules.melded_black_threes:
         changed.append(
             (
-                "Black threes may be melded",
+                MELDED_BLACK_THREES_LABEL,
                 MELDED_BLACK_THREES[preset_rules.melded_black_threes],
                 MELDED_BLACK_THREES[played_rules.melded_black_threes],
             )

@@ -160,8 +160,8 @@ def test_a_house_rule_lets_threes_be_melded_from_the_form(client):
     state = api_deal(client, game_id, {"melded_cards": {"black_three": 2}}, {})
     assert state["sides"][0]["total"] == 10
     card = text(client.get(f"{link(client, game_id)}/rules"))
-    assert "Black threes may be melded: at any time" in card
-    assert "(rule set: never" in card
+    assert "Melded black threes: Black threes may be melded at any time" in card
+    assert "(rule set: Black threes are never melded" in card
 
 
 @pytest.mark.parametrize(

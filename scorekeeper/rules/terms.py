@@ -38,10 +38,11 @@ BOOK_LABELS: dict[str, str] = {
 
 # When black threes may be melded, as a rule card and the house-rules form word each choice.
 MELDED_BLACK_THREES: dict[str, str] = {
-    "never": "never: a black three is only discarded or left in a hand or foot",
-    "going_out": "only by the side going out",
-    "always": "at any time, like other cards",
+    "never": "Black threes are never melded: they are only discarded or left in a hand or foot",
+    "going_out": "Black threes are melded only by the side going out",
+    "always": "Black threes may be melded at any time, like other cards",
 }
+MELDED_BLACK_THREES_LABEL = "Melded black threes"
 
 # Bonuses beyond books, red threes and going out, and what each is paid for.
 EXTRA_BONUSES: dict[str, str] = {"exact_22": "picked up exactly 22 cards"}

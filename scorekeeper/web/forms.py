@@ -22,6 +22,7 @@ from ..rules.terms import (
     MAX_NAME,
     MAX_PLAYERS_TEXT,
     MELDED_BLACK_THREES,
+    MELDED_BLACK_THREES_LABEL,
 )
 
 WHOLE = re.compile(r"[0-9]+")
@@ -97,7 +98,7 @@ def new_game_form(rules: RuleSet, formdata: Any = None, members: Any = None) -> 
     for knob in knobs(rules):
         attrs[knob_field(knob.path)] = FigureField(knob.label, default=str(knob.value))
     attrs[knob_field("melded_black_threes")] = SelectField(
-        "Black threes may be melded",
+        MELDED_BLACK_THREES_LABEL,
         choices=list(MELDED_BLACK_THREES.items()),
         default=rules.melded_black_threes,
     )
