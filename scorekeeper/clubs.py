@@ -14,7 +14,17 @@ from sqlalchemy import delete, func, select
 from . import figures
 from .accounts import organiser_named
 from .db import db
-from .models import Club, Member, MemberDay, MemberResult, Organiser, Player, Season, Side
+from .models import (
+    Club,
+    Member,
+    MemberDay,
+    MemberResult,
+    Organiser,
+    Player,
+    SavedRules,
+    Season,
+    Side,
+)
 from .names import name_problem
 from .rules.terms import MAX_CLUB_NAME, MAX_NAME
 
@@ -213,3 +223,17 @@ def current_season(club: Club, today: date) -> Season | None:
     started = [s for s in club.seasons if s.starts_on <= today]
     holding = [s for s in started if today <= s.ends_on]
     return (holding or started or [None])[0]
+
+
+# --- saved rule sets --------------------------------------------------------------------------
+
+
+def saved_rules(club: Club, rules_id: int) -> SavedRules | None:
+    """One of the club's saved rule sets by id, or None (another club's is None too)."""
+    found = db.session.get(SavedRules, rules_id) if 0 < rules_id < 2**63 else None
+    return found if found is not None and found.club_id == club.id else None
+
+
+def default_rules(club: Club) -> SavedRules | None:
+    """The club's default saved rule set, if it has one."""
+    return next((rules for rules in club.saved_rules if rules.is_default), None)

@@ -73,6 +73,7 @@ def keep_member_results(game: Game, finished: bool) -> None:
                 side=side,
                 played_on=game.played_on,
                 ruleset=game.ruleset,
+                saved_rules_id=game.saved_rules_id or 0,
                 **figures,
             )
         )
@@ -141,6 +142,7 @@ def refresh_member_days(
             MemberResult.member_id,
             MemberResult.played_on,
             MemberResult.ruleset,
+            MemberResult.saved_rules_id,
             func.count(),
             func.sum(case((MemberResult.won, 1), else_=0)),
             *(func.sum(getattr(MemberResult, name)) for name in RESULT_FIGURES[1:]),
@@ -151,7 +153,16 @@ def refresh_member_days(
             MemberResult.member_id,
             MemberResult.played_on,
             MemberResult.ruleset,
+            MemberResult.saved_rules_id,
         )
     )
-    columns = ["club_id", "member_id", "played_on", "ruleset", "games", *RESULT_FIGURES]
+    columns = [
+        "club_id",
+        "member_id",
+        "played_on",
+        "ruleset",
+        "saved_rules_id",
+        "games",
+        *RESULT_FIGURES,
+    ]
     session.execute(insert(MemberDay).from_select(columns, sums))

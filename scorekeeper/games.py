@@ -19,7 +19,7 @@ from sqlalchemy.orm import joinedload, selectinload
 from . import figures
 from . import rules as engine
 from .db import db
-from .models import Club, Deal, DealScore, Game, Player, Side
+from .models import Club, Deal, DealScore, Game, Player, SavedRules, Side
 from .names import name_problem
 from .rules import DealEntry, DealRefused, Progress, Refusal, RulesError, RuleSet
 from .rules.terms import MAX_NAME, MELDED_BLACK_THREES, MELDED_BLACK_THREES_LABEL
@@ -52,6 +52,16 @@ def now() -> datetime:
 def rules_of(game: Game) -> RuleSet:
     """The game's rule set with its house rules."""
     return engine.ruleset(game.ruleset, game.house_rules or None)
+
+
+def seats_of(game: Game) -> list[engine.Seat]:
+    """The game's table, seat by seat (partners alternate), as the dealer passes round it."""
+    return engine.seating([[p.name for p in side.players] for side in game.sides])
+
+
+def dealer_of(game: Game, deal_number: int) -> engine.Seat:
+    """Who deals the given deal of this game."""
+    return engine.dealer(seats_of(game), game.first_dealer, deal_number)
 
 
 def sides_of(game: Game) -> list[engine.Side]:
@@ -255,10 +265,15 @@ def start_game(
     club: Club | None = None,
     played_on: date | None = None,
     commit: bool = True,
+    *,
+    saved_rules: SavedRules | None = None,
+    first_dealer: int = 0,
 ) -> Game:
     """Create a game, or GameRefused saying what is wrong.
 
     In a club game, a player whose name is a member's is that member; anyone else is a guest.
+    `saved_rules` is the club's saved rule set the game starts from: the caller passes its
+    preset and numbers, which the game keeps; `first_dealer` is the seat of the first dealer.
     """
     if ruleset_key not in engine.PRESETS:
         known = ", ".join(engine.PRESETS)
@@ -276,6 +291,12 @@ def start_game(
         decks = rules.decks_for(players)
     table = [engine.Side(side.name.strip(), max(1, len(side.players))) for side in sides]
     refusals = engine.check_setup(rules, decks, table) + _check_names(sides)
+    seats = sum(side.players for side in table)
+    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int):
+        first_dealer = -1
+    if not 0 <= first_dealer < seats:
+        message = f"The first dealer is a seat from 1 to {seats}, one for each player."
+        refusals.append(Refusal(None, "first_dealer", message, ((None, "first_dealer"),)))
     if refusals:
         raise GameRefused(refusals)
     members = {m.name.casefold(): m for m in club.members} if club else {}
@@ -285,6 +306,9 @@ def start_game(
         decks=decks,
         club=club,
         played_on=played_on or now().date(),
+        saved_rules=saved_rules,
+        rules_name=saved_rules.name if saved_rules else None,
+        first_dealer=first_dealer,
     )
     for position, side in enumerate(sides):
         names = [n.strip() for n in side.players] or [side.name.strip()]

@@ -108,6 +108,9 @@ class Club(db.Model):
     members: Mapped[list[Member]] = relationship(
         back_populates="club", order_by="Member.name", cascade="all, delete-orphan"
     )
+    saved_rules: Mapped[list[SavedRules]] = relationship(
+        back_populates="club", order_by="SavedRules.name", cascade="all, delete-orphan"
+    )
     seasons: Mapped[list[Season]] = relationship(
         back_populates="club", order_by="Season.starts_on.desc()", cascade="all, delete-orphan"
     )
@@ -142,6 +145,28 @@ class Season(db.Model):
     club: Mapped[Club] = relationship(back_populates="seasons")
 
 
+class SavedRules(db.Model):
+    """A club's own rule set: a preset and the numbers the club plays differently.
+
+    A game started from it copies its numbers (`Game.house_rules`) and keeps its name, so
+    changing or deleting it never changes a game already started.
+    """
+
+    __tablename__ = "saved_rules"
+    __table_args__ = (UniqueConstraint("club_id", "name", name="uq_saved_rules_name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(MAX_NAME))
+    ruleset: Mapped[str] = mapped_column(String(40))
+    house_rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # The club's default: club games start from it unless another is chosen.
+    is_default: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+    club: Mapped[Club] = relationship(back_populates="saved_rules")
+
+
 class Game(db.Model):
     """One game at one table: a rule set, house rules, decks, sides and deals."""
 
@@ -161,6 +186,14 @@ class Game(db.Model):
     ruleset: Mapped[str] = mapped_column(String(40))
     house_rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     decks: Mapped[int]
+    # The club's saved rule set the game started from (None: the preset, or house rules typed
+    # in), and its name then: kept if the saved rule set is renamed or deleted since.
+    saved_rules_id: Mapped[int | None] = mapped_column(
+        ForeignKey("saved_rules.id", ondelete="SET NULL"), index=True
+    )
+    rules_name: Mapped[str | None] = mapped_column(String(MAX_NAME))
+    # The seat of the first deal's dealer; the deal passes to the left (the next seat) after.
+    first_dealer: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=_now, onupdate=_now
@@ -169,6 +202,7 @@ class Game(db.Model):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
 
     club: Mapped[Club | None] = relationship()
+    saved_rules: Mapped[SavedRules | None] = relationship()
     sides: Mapped[list[Side]] = relationship(
         back_populates="game", order_by="Side.position", cascade="all, delete-orphan"
     )
@@ -297,6 +331,7 @@ class MemberResult(db.Model):
             "member_id",
             "played_on",
             "ruleset",
+            "saved_rules_id",
             *RESULT_FIGURES,
         ),
         Index("ix_member_result_member", "member_id", "played_on"),
@@ -311,6 +346,9 @@ class MemberResult(db.Model):
     side_id: Mapped[int] = mapped_column(ForeignKey("side.id", ondelete="CASCADE"))
     played_on: Mapped[date] = mapped_column(Date)
     ruleset: Mapped[str] = mapped_column(String(40))
+    # The club's saved rule set the game was played under; 0 for none (a plain number, not a
+    # key: a deleted saved rule set leaves its games' results as they were).
+    saved_rules_id: Mapped[int] = mapped_column(default=0)
     won: Mapped[bool]
     final_total: Mapped[int]
     deals_played: Mapped[int]
@@ -335,13 +373,16 @@ class MemberDay(db.Model):
 
     __tablename__ = "member_day"
     __table_args__ = (
-        UniqueConstraint("club_id", "played_on", "ruleset", "member_id"),
+        UniqueConstraint(
+            "club_id", "played_on", "ruleset", "saved_rules_id", "member_id", name="uq_member_day"
+        ),
         Index(
             "ix_member_day_standings",
             "club_id",
             "played_on",
             "member_id",
             "ruleset",
+            "saved_rules_id",
             "games",
             *RESULT_FIGURES,
         ),
@@ -353,6 +394,7 @@ class MemberDay(db.Model):
     member_id: Mapped[int] = mapped_column(ForeignKey("member.id", ondelete="CASCADE"))
     played_on: Mapped[date] = mapped_column(Date)
     ruleset: Mapped[str] = mapped_column(String(40))
+    saved_rules_id: Mapped[int] = mapped_column(default=0)
     games: Mapped[int]
     # Here `won` counts the games won that day.
     won: Mapped[int]

@@ -23,6 +23,7 @@ from .game import (
 from .house import Knob, knobs, overrides_from
 from .presets import PRESETS, ruleset
 from .ruleset import RulesError, RuleSet
+from .seating import Seat, dealer, seating
 from .terms import BOOK_KINDS, BOOK_LABELS, CARD_CATEGORIES, CARD_LABELS
 
 __all__ = [
@@ -40,6 +41,9 @@ __all__ = [
     "Refusal",
     "RuleSet",
     "RulesError",
+    "Seat",
+    "dealer",
+    "seating",
     "Side",
     "SideScore",
     "check_deal",
