@@ -54,6 +54,19 @@ def rules_of(game: Game) -> RuleSet:
     return engine.ruleset(game.ruleset, game.house_rules or None)
 
 
+def rules_of_saved(saved: SavedRules) -> RuleSet:
+    """A club's saved rule set as the engine plays it."""
+    return engine.ruleset(saved.ruleset, saved.house_rules or None)
+
+
+def same_rules(saved: SavedRules, ruleset_key: str, house_rules: Mapping[str, Any]) -> bool:
+    """Whether a preset with these house rules plays exactly as the saved rule set does."""
+    try:
+        return rules_of_saved(saved) == engine.ruleset(ruleset_key, dict(house_rules) or None)
+    except RulesError:
+        return False
+
+
 def seats_of(game: Game) -> list[engine.Seat]:
     """The game's table, seat by seat (partners alternate), as the dealer passes round it."""
     return engine.seating([[p.name for p in side.players] for side in game.sides])

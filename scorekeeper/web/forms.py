@@ -12,7 +12,7 @@ from wtforms import Field, HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import Length, ValidationError
 
 from ..names import name_problem
-from ..rules import RuleSet, knobs
+from ..rules import RulesError, RuleSet, knobs, overrides_from
 from ..rules.terms import (
     BONUS_COUNT_LABELS,
     BOOK_LABELS,
@@ -75,11 +75,15 @@ def seats(rules: RuleSet) -> int:
     return 1 if rules.individuals else 3
 
 
-def new_game_form(rules: RuleSet, formdata: Any = None, members: Any = None) -> SidesForm:
+def new_game_form(
+    rules: RuleSet, formdata: Any = None, members: Any = None, start_from: RuleSet | None = None
+) -> SidesForm:
     """The new-game form for one rule set, its house rules filled in with the preset's values.
 
     For a club game, `members` are offered in a list for each seat; guests are typed in.
+    `start_from` fills the house rules in with other numbers (a saved rule set, a rules link).
     """
+    shown = start_from or rules
     attrs: dict[str, Field] = {}
     if members is not None:
         choices = [("", "—")] + [(m.name, m.name) for m in members]
@@ -95,12 +99,12 @@ def new_game_form(rules: RuleSet, formdata: Any = None, members: Any = None) -> 
         attrs[f"side{index}_players"] = StringField(
             f"Side {index + 1} players", validators=[Length(max=MAX_PLAYERS_TEXT), VisibleName()]
         )
-    for knob in knobs(rules):
+    for knob in knobs(shown):
         attrs[knob_field(knob.path)] = FigureField(knob.label, default=str(knob.value))
     attrs[knob_field("melded_black_threes")] = SelectField(
         MELDED_BLACK_THREES_LABEL,
         choices=list(MELDED_BLACK_THREES.items()),
-        default=rules.melded_black_threes,
+        default=shown.melded_black_threes,
     )
     form_class = type("NewGameForm", (SidesForm,), attrs)
     return form_class(formdata=formdata)
@@ -215,3 +219,40 @@ def fill(form: DealForm, entries: Sequence[dict[str, Any]]) -> None:
                 field = form._fields.get(field_name(i, figure))
                 if field is not None:
                     field.data = str(value)
+
+
+def rules_args(preset: RuleSet, rules: RuleSet) -> dict[str, str]:
+    """The new-game form's fields, as query arguments, that turn `preset` into `rules`.
+
+    A link with them (a casual table's "these rules again") opens the form filled in so.
+    """
+    before = {knob.path: knob.value for knob in knobs(preset)}
+    args = {
+        knob_field(knob.path): str(knob.value)
+        for knob in knobs(rules)
+        if before.get(knob.path) != knob.value
+    }
+    if rules.melded_black_threes != preset.melded_black_threes:
+        args[knob_field("melded_black_threes")] = rules.melded_black_threes
+    return args
+
+
+def rules_from_args(preset: RuleSet, args: Any) -> RuleSet | None:
+    """The rules a form's query arguments describe (see `rules_args`); None if they do not."""
+    values: dict[str, int | None] = {}
+    for knob in knobs(preset):
+        raw = (args.get(knob_field(knob.path)) or "").strip()
+        if raw:
+            if not WHOLE.fullmatch(raw) or len(raw) > len(str(MAX_FIGURE)):
+                return None
+            values[knob.path] = int(raw)
+    overrides = overrides_from(preset, values)
+    threes = args.get(knob_field("melded_black_threes"))
+    if threes in MELDED_BLACK_THREES and threes != preset.melded_black_threes:
+        overrides["melded_black_threes"] = threes
+    if not overrides:
+        return None
+    try:
+        return preset.with_house_rules(overrides)
+    except RulesError:
+        return None

@@ -34,6 +34,7 @@ from .forms import (
     fill,
     knob_field,
     new_game_form,
+    rules_from_args,
     seats,
 )
 from .invite import invitation
@@ -63,12 +64,16 @@ def new_club_game(slug: str):
 
 
 def _new_game(club: Club | None):
-    key = request.values.get("ruleset", "")
+    saved = _saved_rules_asked(club)
+    key = saved.ruleset if saved else request.values.get("ruleset", "")
     if key not in engine.PRESETS:
         return render_template("choose_rules.html", presets=engine.PRESETS.values(), club=club)
     rules = engine.PRESETS[key]
+    # A saved rule set, or a link with a table's own numbers, fills the house rules in.
+    start_from = games.rules_of_saved(saved) if saved else rules_from_args(rules, request.args)
     members = [m for m in club.members if not m.archived] if club else None
-    form = new_game_form(rules, request.form if request.method == "POST" else None, members)
+    formdata = request.form if request.method == "POST" else None
+    form = new_game_form(rules, formdata, members, start_from)
     problems: list[str] = []
     if form.validate_on_submit():
         rows = [i for i in range(MAX_SIDES_ON_FORM) if _side_row(form, i)]
@@ -79,7 +84,13 @@ def _new_game(club: Club | None):
             overrides["melded_black_threes"] = threes
         try:
             game = games.start_game(
-                key, [_side_row(form, i) for i in rows], form.decks.number, overrides, club
+                key,
+                [_side_row(form, i) for i in rows],
+                form.decks.number,
+                overrides,
+                club,
+                # The game is "Thursday rules" only if its numbers are still the saved ones.
+                saved_rules=saved if saved and games.same_rules(saved, key, overrides) else None,
             )
         except games.GameRefused as exc:
             problems = _place_setup(form, rows, exc.refusals)
@@ -92,12 +103,32 @@ def _new_game(club: Club | None):
         "new_game.html",
         form=form,
         rules=rules,
+        saved=saved,
         problems=problems,
         knobs=engine.knobs(rules),
         knob_field=knob_field,
         club=club,
         seats=seats(rules),
     ), status
+
+
+def _saved_rules_asked(club: Club | None):
+    """The club's saved rule set a new game starts from: the one asked for, else the default.
+
+    `?saved=<id>` asks for one, `?ruleset=<key>` for a preset as it stands, `?choose=1` for the
+    list of both; with none of them, a club with a default starts from it, no choice to make.
+    """
+    if club is None:
+        return None
+    asked = request.values.get("saved", "")
+    if asked:
+        saved = clubs.saved_rules(club, int(asked)) if DIGITS.fullmatch(asked) else None
+        if saved is None:
+            abort(404)
+        return saved
+    if request.values.get("ruleset") or request.values.get("choose"):
+        return None
+    return clubs.default_rules(club)
 
 
 def _side_row(form, index: int) -> games.SideSetup | None:
