@@ -7,15 +7,19 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Mapping
 from datetime import date
+from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 
 from . import figures
+from . import rules as engine
 from .accounts import organiser_named
 from .db import db
 from .models import (
     Club,
+    Game,
     Member,
     MemberDay,
     MemberResult,
@@ -26,6 +30,8 @@ from .models import (
     Side,
 )
 from .names import name_problem
+from .rules import RulesError, RuleSet
+from .rules.house import off_the_fives
 from .rules.terms import MAX_CLUB_NAME, MAX_NAME
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{1,39}")
@@ -33,6 +39,16 @@ SLUG = re.compile(r"[a-z0-9][a-z0-9-]{1,39}")
 
 class ClubRefused(ValueError):
     """A club change that cannot be made, in words for the organiser."""
+
+
+class RulesRefused(ClubRefused):
+    """A saved rule set's numbers that cannot be played, each message with the rule it names."""
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        super().__init__(" ".join(message for _, message in problems))
+        # (the rule's path, as house rules and knobs name it, or "" for the rules as a whole;
+        # the message)
+        self.problems = problems
 
 
 def new_table_code() -> str:
@@ -237,3 +253,97 @@ def saved_rules(club: Club, rules_id: int) -> SavedRules | None:
 def default_rules(club: Club) -> SavedRules | None:
     """The club's default saved rule set, if it has one."""
     return next((rules for rules in club.saved_rules if rules.is_default), None)
+
+
+def create_saved_rules(
+    club: Club, name: str, ruleset: str, house_rules: Mapping[str, Any] | None = None
+) -> SavedRules:
+    """A new saved rule set: a preset and the club's changes, checked as a new game's are."""
+    name = _saved_name(club, name, None)
+    overrides = dict(house_rules or {})
+    _check_rules(ruleset, overrides)
+    saved = SavedRules(name=name, ruleset=ruleset, house_rules=overrides, is_default=False)
+    club.saved_rules.append(saved)
+    db.session.commit()
+    return saved
+
+
+def update_saved_rules(saved: SavedRules, name: str, house_rules: Mapping[str, Any]) -> None:
+    """Rename a saved rule set or change its numbers; games already started keep their own."""
+    name = _saved_name(saved.club, name, saved)
+    overrides = dict(house_rules or {})
+    _check_rules(saved.ruleset, overrides)
+    saved.name, saved.house_rules = name, overrides
+    db.session.commit()
+
+
+def delete_saved_rules(saved: SavedRules) -> None:
+    """Remove a saved rule set; its games keep their numbers and the name they started with."""
+    # The foreign key sets it NULL too; said here as well, so the session's games agree.
+    db.session.execute(
+        update(Game).where(Game.saved_rules_id == saved.id).values(saved_rules_id=None)
+    )
+    db.session.delete(saved)
+    db.session.commit()
+
+
+def make_default(club: Club, saved: SavedRules | None) -> None:
+    """The saved rule set club games start from unless another is chosen; None for no default."""
+    if saved is not None and saved.club_id != club.id:
+        raise ClubRefused("Choose one of this club's own rule sets.")
+    for rules in club.saved_rules:
+        rules.is_default = saved is not None and rules.id == saved.id
+    db.session.commit()
+
+
+def played_under(game: Game, saved: SavedRules | None, name: str | None) -> None:
+    """Mark a game being recorded (an import, the demo) as played under a saved rule set.
+
+    `name` is what its rules were called (the saved rule set's name, or a name from a file that
+    matches none of the club's). Its members' results, already made, are filed under it too.
+    """
+    game.saved_rules, game.rules_name = saved, name
+    for result in game.results:
+        result.saved_rules_id = saved.id if saved is not None else 0
+
+
+def games_by_saved_rules(club: Club) -> dict[int, int]:
+    """How many finished games each of the club's saved rule sets was played with, by its id."""
+    query = (
+        select(Game.saved_rules_id, func.count())
+        .where(
+            Game.club_id == club.id,
+            Game.saved_rules_id.is_not(None),
+            Game.finished_at.is_not(None),
+        )
+        .group_by(Game.saved_rules_id)
+    )
+    return {rules_id: count for rules_id, count in db.session.execute(query)}
+
+
+def _saved_name(club: Club, name: str, saved: SavedRules | None) -> str:
+    """The name cleaned, or ClubRefused: printable, short, and no other of the club's has it."""
+    name = " ".join((name or "").split())
+    _check_name(name, "The rule set's name")
+    if not 1 <= len(name) <= MAX_NAME:
+        raise ClubRefused(f"A rule set needs a name of up to {MAX_NAME} characters.")
+    for other in club.saved_rules:
+        if other is not saved and other.name.casefold() == name.casefold():
+            raise ClubRefused(f"The club already has a rule set called {other.name}.")
+    return name
+
+
+def _check_rules(ruleset: str, overrides: dict[str, Any]) -> RuleSet:
+    """The preset with these house rules, or RulesRefused naming each rule (as a new game)."""
+    if ruleset not in engine.PRESETS:
+        known = ", ".join(engine.PRESETS)
+        raise RulesRefused([("", f"No rule set '{ruleset}'; try {known}.")])
+    try:
+        rules = engine.ruleset(ruleset, overrides or None)
+    except RulesError as exc:
+        raise RulesRefused(list(zip(exc.rules, exc.messages, strict=True))) from exc
+    # Points off the fives would be refused when a game starts from these rules: refused now.
+    off = off_the_fives(rules)
+    if off:
+        raise RulesRefused(off)
+    return rules

@@ -40,9 +40,21 @@ ENTRY_COLUMNS: tuple[tuple[str, str, str | None], ...] = (
     ("open_book_points", "open_book_points", None),
 )
 ENTRY_NAMES = tuple(column for column, _, _ in ENTRY_COLUMNS)
-# Every column a deals file must have; `guests` and `deal_total` are written but optional.
+# The name of the club's saved rule set a game started from (blank for none); last, so that
+# files written before it read as they did.
+RULE_SET_COLUMN = "rule_set"
+# Every column a deals file must have; `guests`, `deal_total` and `rule_set` are written but
+# optional (a file from before saved rule sets has no `rule_set`).
 REQUIRED_COLUMNS = (*GAME_COLUMNS, *SIDE_COLUMNS, "deal", *ENTRY_NAMES)
-DEAL_COLUMNS = (*GAME_COLUMNS, *SIDE_COLUMNS, "guests", "deal", *ENTRY_NAMES, "deal_total")
+DEAL_COLUMNS = (
+    *GAME_COLUMNS,
+    *SIDE_COLUMNS,
+    "guests",
+    "deal",
+    *ENTRY_NAMES,
+    "deal_total",
+    RULE_SET_COLUMN,
+)
 
 STANDING_COLUMNS = (
     "rank",
@@ -70,7 +82,7 @@ def export_games(club: Club, filters: Filters) -> str:
     header = ["game", "played_on", "ruleset", "decks", "deals"]
     for number in range(1, most + 1):
         header += [f"side_{number}", f"side_{number}_players", f"side_{number}_total"]
-    header.append("winners")
+    header += ["winners", RULE_SET_COLUMN]
     rows: list[list[Any]] = []
     for game in games:
         row: list[Any] = [
@@ -84,6 +96,7 @@ def export_games(club: Club, filters: Filters) -> str:
             row += [to_cell(side.name), to_cell(_players(side)), side.final_total]
         row += [""] * (3 * (most - len(game.sides)))
         row.append(to_cell("; ".join(side.name for side in game.sides if side.won)))
+        row.append(to_cell(game.rules_name or ""))
         rows.append(row)
     return _csv(header, rows)
 
@@ -110,6 +123,7 @@ def export_deals(club: Club, filters: Filters | None = None) -> str:
                     row += [""] * (len(ENTRY_COLUMNS) + 1)
                 else:
                     row += [*entry_cells(score.entry).values(), score.total]
+                row.append(to_cell(game.rules_name or ""))
                 rows.append(row)
     return _csv(DEAL_COLUMNS, rows)
 

@@ -16,10 +16,25 @@ from datetime import date
 from typing import Any
 
 from . import rules as engine
-from .csvfiles import DEAL_COLUMNS, ENTRY_COLUMNS, ENTRY_NAMES, REQUIRED_COLUMNS, from_cell
+from .clubs import played_under
+from .csvfiles import (
+    DEAL_COLUMNS,
+    ENTRY_COLUMNS,
+    ENTRY_NAMES,
+    REQUIRED_COLUMNS,
+    RULE_SET_COLUMN,
+    from_cell,
+)
 from .db import db
-from .games import GameRefused, SideSetup, fingerprint, held_fingerprints, record_game
-from .models import Club, Member
+from .games import (
+    GameRefused,
+    SideSetup,
+    fingerprint,
+    held_fingerprints,
+    record_game,
+    same_rules,
+)
+from .models import Club, Member, SavedRules
 from .names import has_surrogate, name_problem
 from .rules import DealEntry, DealRefused, Refusal, RulesError
 from .rules.terms import MAX_NAME
@@ -141,6 +156,8 @@ class _Game:
     ruleset: str
     decks: int
     house_rules: dict[str, Any]
+    # The name of the saved rule set it was played under ("" for none).
+    rule_set: str = ""
     sides: dict[int, _Side] = field(default_factory=dict)
     deals: dict[int, _Deal] = field(default_factory=dict)
     last_line: int = 0
@@ -302,7 +319,8 @@ def _new_game(ref: str, cells: dict[str, str], line: int) -> _Game:
         engine.ruleset(key, house_rules or None)
     except RulesError as exc:
         raise ImportRefused(line, "house_rules", str(exc)) from exc
-    return _Game(ref, line, played_on, key, decks, house_rules)
+    rule_set = _name(cells.get(RULE_SET_COLUMN, ""), line, RULE_SET_COLUMN)
+    return _Game(ref, line, played_on, key, decks, house_rules, rule_set)
 
 
 def _same_game(game: _Game, cells: dict[str, str], line: int) -> None:
@@ -328,6 +346,14 @@ def _same_game(game: _Game, cells: dict[str, str], line: int) -> None:
     if _house_rules(cells["house_rules"], line) != game.house_rules:
         raise ImportRefused(
             line, "house_rules", f"Game {game.ref} has other house rules on line {game.line}."
+        )
+    rule_set = _name(cells.get(RULE_SET_COLUMN, ""), line, RULE_SET_COLUMN)
+    if rule_set != game.rule_set:
+        raise ImportRefused(
+            line,
+            RULE_SET_COLUMN,
+            f"Game {game.ref} has {_show(game.rule_set)} on line {game.line}, "
+            f"not {_show(rule_set)}.",
         )
 
 
@@ -489,7 +515,7 @@ def _record(club: Club, games: list[_Game]) -> ImportReport:
         ]
         setups = [SideSetup(side.name, side.players) for side in sides]
         try:
-            record_game(
+            recorded = record_game(
                 game.ruleset,
                 setups,
                 entries,
@@ -503,10 +529,25 @@ def _record(club: Club, games: list[_Game]) -> ImportReport:
             raise _setup_refused(game, refused.refusals) from refused
         except DealRefused as refused:
             raise _deal_refused(game, sides, entries, refused) from refused
+        if game.rule_set:
+            played_under(recorded, _saved_match(club, game), game.rule_set)
         deals += len(entries)
     return ImportReport(
         games=len(games) - len(skipped), deals=deals, members_added=added, skipped=skipped
     )
+
+
+def _saved_match(club: Club, game: _Game) -> SavedRules | None:
+    """The club's saved rule set of the game's rule-set name, if the numbers are still its own.
+
+    A name the club has no rule set of, or one whose numbers have changed since (or another
+    club's, same name but other numbers), links to nothing: the game keeps the name alone.
+    """
+    folded = game.rule_set.casefold()
+    named = next((s for s in club.saved_rules if s.name.casefold() == folded), None)
+    if named is not None and same_rules(named, game.ruleset, game.house_rules):
+        return named
+    return None
 
 
 def _fingerprint(game: _Game, sides: list[_Side]) -> str:

@@ -16,8 +16,8 @@ from sqlalchemy import delete, func, select
 from . import accounts, clubs
 from . import rules as engine
 from .db import db
-from .games import SideSetup, record_game
-from .models import Club, Game, Organiser
+from .games import SideSetup, record_game, rules_of_saved
+from .models import Club, Game, Organiser, SavedRules
 from .rules import DealEntry, RuleSet
 from .rules.ruleset import GOING_OUT_ONLY
 
@@ -58,6 +58,10 @@ RULESETS: dict[str, tuple[int, dict[int, int]]] = {
 }
 # Club nights: Tuesday and Thursday.
 CLUB_NIGHTS = (1, 3)
+# The club's own rule set, its default: club individual with a red three caught costing 300,
+# played at every Thursday game of club rules.
+THURSDAY_RULES = ("Thursday rules", "club", {"red_three_caught": 300})
+THURSDAY = 3
 
 # The natural ranks a book can be made of: (how many ranks in the deck, points per card).
 NATURAL_RANKS = ((1, 20), (6, 10), (4, 5))  # aces; eights to kings; fours to sevens
@@ -85,7 +89,10 @@ def fill_demo(
     seasons = season_dates(datetime.now(UTC).date())
     for name, starts_on, ends_on in seasons:
         clubs.add_season(club, name, starts_on, ends_on)
-    club_id = club.id
+    name, preset, numbers = THURSDAY_RULES
+    thursday = clubs.create_saved_rules(club, name, preset, numbers)
+    clubs.make_default(club, thursday)
+    club_id, thursday_id = club.id, thursday.id
 
     people = [_Person(name, min(1.4, max(0.6, rng.gauss(1.0, 0.15)))) for name in MEMBERS]
     attendance = [rng.uniform(0.35, 1.0) for _ in people]
@@ -97,13 +104,25 @@ def fill_demo(
         key = rng.choices(keys, weights)[0]
         played_on = rng.choice(nights)
         sides, strengths = _sides(rng, key, people, attendance)
-        rules = engine.PRESETS[key]
+        saved = None
+        if key == preset and played_on.weekday() == THURSDAY:
+            saved = db.session.get(SavedRules, thursday_id)
+        rules = rules_of_saved(saved) if saved else engine.PRESETS[key]
         table = [engine.Side(s.name, len(s.players)) for s in sides]
         decks = rules.decks_for(sum(len(s.players) for s in sides))
         deals = _deals(rng, rules, decks, table, strengths)
         game = record_game(
-            key, sides, deals, decks=decks, club=club, played_on=played_on, commit=False
+            key,
+            sides,
+            deals,
+            decks=decks,
+            house_rules=dict(saved.house_rules) if saved else None,
+            club=club,
+            played_on=played_on,
+            commit=False,
         )
+        if saved is not None:
+            clubs.played_under(game, saved, saved.name)
         started = datetime.combine(played_on, time(19, rng.randrange(0, 45, 5)), UTC)
         game.created_at = started
         game.updated_at = game.finished_at = started + timedelta(minutes=25 * len(deals))

@@ -34,6 +34,8 @@ RETRY_FORMS = {
     "accounts.login",
     "accounts.signup",
     "clubs.new",
+    "clubs.new_rule_set",
+    "clubs.edit_rule_set",
     "clubs.members",
     "clubs.seasons",
     "clubs.settings",

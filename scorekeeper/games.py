@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -415,3 +416,104 @@ def delete_game(game: Game) -> None:
     if club_id is not None:
         figures.refresh_member_days(club_id, [day])
     db.session.commit()
+
+
+# --- who deals, the next game, the result in words ------------------------------------------
+
+
+def choose_first_dealer(game: Game, seat: int) -> None:
+    """Set who deals deal 1, or GameRefused: only before it is saved, and a seat at the table."""
+    seats = seats_of(game)
+    refusals = []
+    if game.deals:
+        message = "The first dealer is chosen before the first deal; deal 1 is already saved."
+        refusals.append(Refusal(None, "first_dealer", message, ((None, "first_dealer"),)))
+    elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats):
+        message = f"The first dealer is a seat from 1 to {len(seats)}, one for each player."
+        refusals.append(Refusal(None, "first_dealer", message, ((None, "first_dealer"),)))
+    if refusals:
+        raise GameRefused(refusals)
+    game.first_dealer = seat
+    db.session.commit()
+
+
+def play_again(game: Game) -> Game:
+    """A new game for the same table after a finished one, or GameRefused if it is not over.
+
+    The same sides and players (a club's members stay those members), rules, decks and club;
+    played today, so a club's season follows the date. The deal keeps passing to the left:
+    the new game's first dealer sits after the last deal's dealer.
+    """
+    if game.finished_at is None:
+        message = "This game is not over yet: finish it before playing again."
+        raise GameRefused([Refusal(None, "game", message)])
+    saved = game.saved_rules
+    # Saved rules changed since are no longer this game's: the numbers played are what repeat.
+    if saved is not None and not same_rules(saved, game.ruleset, game.house_rules or {}):
+        saved = None
+    seats = seats_of(game)
+    again = start_game(
+        game.ruleset,
+        [SideSetup(side.name, [p.name for p in side.players]) for side in game.sides],
+        game.decks,
+        dict(game.house_rules or {}) or None,
+        game.club,
+        commit=False,
+        saved_rules=saved,
+        first_dealer=(game.first_dealer + len(game.deals)) % len(seats),
+    )
+    # Matched by the member itself, not by name: a member renamed since is still that member.
+    for side, old_side in zip(again.sides, game.sides, strict=True):
+        for player, old in zip(side.players, old_side.players, strict=True):
+            player.member = old.member
+    db.session.commit()
+    return again
+
+
+def rules_title(game: Game) -> str:
+    """The name a game's rules go by: the club's saved rule set, else the preset's."""
+    return game.rules_name or rules_of(game).name
+
+
+def winners_text(game: Game, progress: Progress) -> str:
+    """Who won, as a sentence: "Ann & Bob win with 7,975." or "North and South share the win"."""
+    if not progress.winners:
+        return ""
+    names = " and ".join(game.sides[i].name for i in progress.winners)
+    best = f"{progress.totals[progress.winners[0]]:,}"
+    if len(progress.winners) > 1:
+        return f"{names} share the win with {best}."
+    verb = "wins" if len(game.sides[progress.winners[0]].players) == 1 else "win"
+    return f"{names} {verb} with {best}."
+
+
+def summary_text(game: Game) -> str:
+    """The game in plain text to share: rules, date, sides, every deal, the totals, the winner."""
+    progress = progress_of(game)
+
+    def line(figures: Sequence[int], sign: str = "") -> str:
+        pairs = zip(game.sides, figures, strict=True)
+        return ", ".join(f"{side.name} {figure:{sign},}" for side, figure in pairs)
+
+    lines = [f"Hand and Foot: {rules_title(game)}, {game.played_on.strftime('%d %b %Y')}"]
+    for side in game.sides:
+        players = [p.name for p in side.players]
+        lines.append(side.name if players == [side.name] else f"{side.name}: {', '.join(players)}")
+    lines.append("")
+    for result in progress.deals:
+        lines.append(f"Deal {result.number}: {line([s.total for s in result.scores], '+')}")
+    lines.append(f"Final: {line(progress.totals)}")
+    if progress.finished:
+        lines.append(winners_text(game, progress))
+    return "\n".join(lines) + "\n"
+
+
+ASIDE = re.compile(r" \(.*?\)")
+
+
+def rules_described(game: Game, longest: int = 120) -> str:
+    """A game's rules in a line: the preset's name and what the table changed in it."""
+    # "Red three caught (points lost)" reads as "red three caught" in a name.
+    changes = [f"{ASIDE.sub('', what).lower()} {played}" for what, _, played in changed_rules(game)]
+    text = ", ".join([rules_of(game).name, *changes])
+    return text if len(text) <= longest else text[: longest - 1].rstrip(", ") + "…"

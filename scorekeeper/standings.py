@@ -33,12 +33,14 @@ PAGE_SIZE = 50
 
 @dataclass(frozen=True)
 class Filters:
-    """Which finished games count: a date range and a rule set, all optional."""
+    """Which finished games count: a date range, a preset or a saved rule set, all optional."""
 
     start: date | None = None
     end: date | None = None
     ruleset: str | None = None
     member_id: int | None = None
+    # One of the club's saved rule sets (its id): the games started from it.
+    saved_rules_id: int | None = None
 
     @classmethod
     def for_season(cls, chosen: Season | None, **more) -> Filters:
@@ -99,8 +101,10 @@ SORTS = {
 }
 
 
-def within(filters: Filters, played_on: Any, ruleset: Any) -> list[ColumnElement[bool]]:
-    """The filters' dates and rule set as conditions on these columns (one home for both)."""
+def within(
+    filters: Filters, played_on: Any, ruleset: Any, saved_rules: Any
+) -> list[ColumnElement[bool]]:
+    """The filters' dates and rule sets as conditions on these columns (one home for all)."""
     conditions = []
     if filters.start is not None:
         conditions.append(played_on >= filters.start)
@@ -108,13 +112,15 @@ def within(filters: Filters, played_on: Any, ruleset: Any) -> list[ColumnElement
         conditions.append(played_on <= filters.end)
     if filters.ruleset:
         conditions.append(ruleset == filters.ruleset)
+    if filters.saved_rules_id is not None:
+        conditions.append(saved_rules == filters.saved_rules_id)
     return conditions
 
 
 def club_games(club: Club, filters: Filters, *, finished_only: bool = True):
     """The club's games within the filters (and with the member, if one is chosen), unordered."""
     query = select(Game).where(
-        Game.club_id == club.id, *within(filters, Game.played_on, Game.ruleset)
+        Game.club_id == club.id, *within(filters, Game.played_on, Game.ruleset, Game.saved_rules_id)
     )
     if finished_only:
         query = query.where(Game.finished_at.is_not(None))
@@ -137,7 +143,8 @@ def standings(club: Club, filters: Filters, sort: str = "win_rate") -> list[Stan
             *(func.sum(getattr(MemberDay, name)) for name in RESULT_FIGURES),
         )
         .where(
-            MemberDay.club_id == club.id, *within(filters, MemberDay.played_on, MemberDay.ruleset)
+            MemberDay.club_id == club.id,
+            *within(filters, MemberDay.played_on, MemberDay.ruleset, MemberDay.saved_rules_id),
         )
         .group_by(MemberDay.member_id)
         .subquery()
@@ -227,7 +234,9 @@ def results_of(target: Member, filters: Filters, limit: int = 200) -> list[Resul
         .join(Game, MemberResult.game_id == Game.id)
         .where(
             MemberResult.member_id == target.id,
-            *within(filters, MemberResult.played_on, MemberResult.ruleset),
+            *within(
+                filters, MemberResult.played_on, MemberResult.ruleset, MemberResult.saved_rules_id
+            ),
         )
         .order_by(MemberResult.played_on.desc(), MemberResult.game_id.desc())
         .limit(limit)
@@ -235,6 +244,25 @@ def results_of(target: Member, filters: Filters, limit: int = 200) -> list[Resul
     return [Result(*row) for row in reversed(db.session.execute(query).all())]
 
 
-def ruleset_choices() -> list[tuple[str, str]]:
-    """(key, name) for every preset, for filters."""
-    return [(r.key, r.name) for r in PRESETS.values()]
+def ruleset_choices(club: Club | None = None) -> list[tuple[str, str]]:
+    """(value, name) of every preset, then of the club's saved rule sets ("saved:<id>")."""
+    presets = [(r.key, r.name) for r in PRESETS.values()]
+    if club is None:
+        return presets
+    return presets + [
+        (f"{SAVED}{s.id}", f"{s.name} ({PRESETS[s.ruleset].name})") for s in club.saved_rules
+    ]
+
+
+# A filter's value that names a saved rule set: "saved:12".
+SAVED = "saved:"
+
+
+def chosen_rules(club: Club, value: str | None) -> tuple[str | None, int | None]:
+    """A filter's rule-set value as (preset key, saved rule set id); (None, None) if unknown."""
+    known = dict(ruleset_choices(club))
+    if not value or value not in known:
+        return None, None
+    if value.startswith(SAVED):
+        return None, int(value.removeprefix(SAVED))
+    return value, None

@@ -42,15 +42,26 @@
     document.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = false; });
   });
 
-  // Invite the table: copy the game's link, where the phone lets a page write the clipboard.
+  // Invite the table, share the result: the phone's share sheet for a [data-share] button where
+  // it has one, else the clipboard, where the phone lets a page write it.
   document.querySelectorAll("[data-copy]").forEach(function (button) {
-    if (!navigator.clipboard || !window.isSecureContext) { return; }
+    var copies = navigator.clipboard && window.isSecureContext;
+    var shares = button.hasAttribute("data-share") && navigator.share;
+    if (!copies && !shares) { return; }
     button.hidden = false;
     button.addEventListener("click", function () {
       var said = button.parentNode.querySelector("[data-copied]");
-      navigator.clipboard.writeText(document.getElementById(button.dataset.copy).value).then(
-        function () { if (said) { said.textContent = "Copied."; } },
-        function () { if (said) { said.textContent = "Select the link above and copy it."; } });
+      var text = document.getElementById(button.dataset.copy).value;
+      function say(words) { if (said) { said.textContent = words; } }
+      function copy() {
+        if (!copies) { return say("Select the text and copy it."); }
+        navigator.clipboard.writeText(text).then(function () { say("Copied."); },
+          function () { say("Select the text and copy it."); });
+      }
+      if (!shares) { return copy(); }
+      // Closing the share sheet is the person's choice, not a failure to copy around.
+      navigator.share({ text: text }).then(function () { say("Shared."); },
+        function (error) { if (error.name !== "AbortError") { copy(); } });
     });
   });
 
@@ -227,6 +238,12 @@
     var save = form.querySelector("button[type=submit]");
     if (heading) { heading.textContent = "Enter deal " + next; }
     if (save) { save.textContent = "Save deal " + next; }
+    var dealer = document.querySelector("[data-dealer]");
+    if (dealer) {
+      var table = JSON.parse(dealer.dataset.table);
+      dealer.textContent = "Deal " + next + ": " +
+        table[(Number(dealer.dataset.first) + next - 1) % table.length] + " deals";
+    }
   }
 
   if (form && kept) {

@@ -140,3 +140,21 @@ def test_every_rule_set_deals_are_accepted():
                 assert sum(e.went_out for e in entries) == 1
                 for entry in entries:
                     assert entry.melded_points % 5 == 0 and entry.leftover_points % 5 == 0
+
+
+def test_demo_has_thursday_rules_as_its_default_and_games_played_under_them(app, runner):
+    """The club's own rule set, its default, with finished Thursday games the standings filter."""
+    _fill(runner)
+    with app.app_context():
+        club = clubs.club_by_slug("demo")
+        saved = clubs.default_rules(club)
+        assert saved is not None and saved.name == "Thursday rules"
+        assert (saved.ruleset, saved.house_rules) == ("club", {"red_three_caught": 300})
+        under = [g for g in _games(club) if g.saved_rules_id == saved.id]
+        assert under, "no game played under Thursday rules"
+        for game in under:
+            assert (game.rules_name, game.played_on.weekday()) == ("Thursday rules", 3)
+            assert games.rules_of(game).red_three_caught == 300
+        rows = standings.standings(club, standings.Filters(saved_rules_id=saved.id))
+        members = [p for g in under for side in g.sides for p in side.players if p.member_id]
+        assert sum(row.games for row in rows) == len(members)

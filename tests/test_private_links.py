@@ -175,6 +175,7 @@ PUBLIC = {
     "static": "the app's CSS, JS and icons",
     "home.index": "this phone's own games only (tested above)",
     "home.forget": "forgets this phone's own list",
+    "games.forget_remembered_rules": "forgets one of this phone's own rules",
     "games.new": "starting a new game",
     "rulecards.index": "the published rule sets",
     "rulecards.card": "the published rule sets",
@@ -202,6 +203,7 @@ VALUES = {
     "filename": "app.css",
     "rest": "deals/new",
     "secret": None,
+    "rules_id": 1,
 }
 
 

@@ -442,7 +442,7 @@ def test_deals_csv_is_one_row_per_game_deal_and_side_with_blanks_for_what_was_no
         *(f"leftover_cards_{c}" for c in CARD_CATEGORIES),
         "bonus_exact_22",
         *(f"open_books_{kind}" for kind in BOOK_KINDS),
-        "open_book_points", "deal_total",
+        "open_book_points", "deal_total", "rule_set",
     ]  # fmt: skip
     # 8 classic + 4 cutthroat + 8 casual + 12 club + 2 family (unfinished) + 2 without deals.
     assert len(rows) == 36
@@ -500,7 +500,7 @@ def test_games_csv_has_a_row_per_finished_game_with_sides_totals_and_winners(sha
         "side_1", "side_1_players", "side_1_total",
         "side_2", "side_2_players", "side_2_total",
         "side_3", "side_3_players", "side_3_total",
-        "winners",
+        "winners", "rule_set",
     ]  # fmt: skip
     # The unfinished family game and the game without deals are not results.
     assert [r["ruleset"] for r in rows] == ["classic", "cutthroat", "casual", "club"]
@@ -521,6 +521,7 @@ def test_games_csv_has_a_row_per_finished_game_with_sides_totals_and_winners(sha
         "side_3_players": "",
         "side_3_total": "",
         "winners": "Ann & Bob",
+        "rule_set": "",
     }
     # And above CUTTHROAT_DEALS.
     assert (cutthroat["side_1_total"], cutthroat["side_2_total"]) == ("5300", "5750")
@@ -532,7 +533,7 @@ def test_games_csv_with_no_games_is_a_header(shared):
     with shared.app.app_context():
         club = shared.source()
         text = csvfiles.export_games(club, Filters(ruleset="family"))
-    assert text.splitlines() == ["game,played_on,ruleset,decks,deals,winners"]
+    assert text.splitlines() == ["game,played_on,ruleset,decks,deals,winners,rule_set"]
 
 
 def test_standings_csv_carries_the_club_figures(shared):

@@ -20,6 +20,11 @@ TABLES = "tables"  # session key: {club slug: table code}
 GAMES = "games"  # session key: the secrets of the games this phone started or opened
 # The newest games a phone keeps in its list: the session is a cookie, and a cookie is small.
 MY_GAMES_KEPT = 50
+RULES = "rules"  # session key: [{"name", "link"}], a casual table's own rules, newest first
+# A few rules a phone remembers, and at most this many characters of them: the cookie is small.
+MY_RULES_KEPT = 10
+MY_RULES_CHARACTERS = 2000
+NEW_GAME_LINK = "/games/new?"
 GAME_KEY_HEADER = "X-Game-Key"
 
 
@@ -37,10 +42,13 @@ __all__ = [
     "code_matches",
     "game_or_404",
     "forget_my_games",
+    "forget_rules",
     "known_clubs",
     "my_games",
+    "my_rules",
     "open_game_link",
     "remember_game",
+    "remember_rules",
     "may_correct",
     "organiser",
     "refuse",
@@ -148,9 +156,49 @@ def my_games() -> list[Game]:
 
 
 def forget_my_games() -> None:
-    """Forget this phone's games and clubs' table links (an organiser stays signed in)."""
+    """Forget this phone's games, rules and clubs' table links (an organiser stays signed in)."""
     session.pop(GAMES, None)
     session.pop(TABLES, None)
+    session.pop(RULES, None)
+
+
+def my_rules() -> list[dict[str, str]]:
+    """The rules this phone remembers, newest first: each a name and a new-game link."""
+    kept = session.get(RULES, [])
+    if not isinstance(kept, list):
+        return []
+    # Only links to the new-game form, as this server made them, are ever shown as links.
+    return [
+        {"name": r["name"], "link": r["link"]}
+        for r in kept
+        if isinstance(r, dict)
+        and isinstance(r.get("name"), str)
+        and isinstance(r.get("link"), str)
+        and r["link"].startswith(NEW_GAME_LINK)
+    ]
+
+
+def remember_rules(name: str, link: str) -> bool:
+    """Put a table's rules at the top of this phone's list; False if they are too long to keep."""
+    if len(name) + len(link) > MY_RULES_CHARACTERS:
+        return False
+    kept = [{"name": name, "link": link}] + [r for r in my_rules() if r["link"] != link]
+    # The oldest go first when the list is long: the newest always fits (checked above).
+    while len(kept) > MY_RULES_KEPT or sum(len(r["name"]) + len(r["link"]) for r in kept) > (
+        MY_RULES_CHARACTERS
+    ):
+        kept.pop()
+    session[RULES] = kept
+    session.permanent = True
+    return True
+
+
+def forget_rules(link: str) -> bool:
+    """Drop one of this phone's remembered rules; False if it had none with this link."""
+    kept = my_rules()
+    left = [r for r in kept if r["link"] != link]
+    session[RULES] = left
+    return len(left) < len(kept)
 
 
 def game_or_404(game_id: int) -> Game:

@@ -13,7 +13,7 @@ from werkzeug.exceptions import BadRequest
 
 from .. import clubs, deals, games, links, standings
 from .. import rules as engine
-from ..models import Club, Game
+from ..models import Club, Game, SavedRules
 from ..rules import Progress, Refusal
 from ..rules.deal import KIND_FIELDS
 from ..rules.game import deal_limit_reached
@@ -54,7 +54,7 @@ class Body:
 
 # The bodies the API reads: a deal's (entered or corrected) and a new game's.
 DEAL_BODY = Body("scores", ("scores", "version"), (*KIND_FIELDS, *CARD_FIELDS))
-GAME_BODY = Body("sides", ("ruleset", "sides", "decks", "rules", "club"))
+GAME_BODY = Body("sides", ("ruleset", "sides", "decks", "rules", "club", "saved_rules"))
 
 
 def pointer(*tokens: str | int) -> str:
@@ -182,10 +182,15 @@ def create_game():
         decks = data.get("decks")
         if decks is not None and (isinstance(decks, bool) or not isinstance(decks, int)):
             raise games.GameRefused([Refusal(None, "decks", "Decks must be a whole number.")])
-        if not isinstance(data.get("ruleset"), str):
-            raise games.GameRefused([Refusal(None, "ruleset", "Name a rule set by its key.")])
         club = _club_for_game(data.get("club"))
-        game = games.start_game(data["ruleset"], sides, decks, data.get("rules") or None, club)
+        saved = _saved_for_game(data, club)
+        if saved is not None:
+            key, house_rules = saved.ruleset, dict(saved.house_rules)
+        elif isinstance(data.get("ruleset"), str):
+            key, house_rules = data["ruleset"], data.get("rules") or None
+        else:
+            raise games.GameRefused([Refusal(None, "ruleset", "Name a rule set by its key.")])
+        game = games.start_game(key, sides, decks, house_rules, club, saved_rules=saved)
     except games.GameRefused as exc:
         return refused(exc.refusals, into=GAME_BODY, sent=data)
     # The secret is told once, to whoever started the game: it is what every later request needs.
@@ -205,6 +210,40 @@ def _club_for_game(slug: Any) -> Club | None:
         abort(404)
     require(club, Level.TABLE)
     return club
+
+
+def _saved_for_game(data: dict[str, Any], club: Club | None) -> SavedRules | None:
+    """The club's saved rule set a new game starts from (`saved_rules`), or None if not asked.
+
+    `ruleset` and `rules` may then be left out; given, they must be the saved rule set's.
+    """
+    asked = data.get("saved_rules")
+    if asked is None:
+        return None
+    if isinstance(asked, bool) or not isinstance(asked, int):
+        message = "saved_rules is the id of one of the club's saved rule sets."
+        raise games.GameRefused([Refusal(None, "saved_rules", message)])
+    saved = clubs.saved_rules(club, asked) if club is not None else None
+    if saved is None:
+        message = (
+            f"The club has no saved rule set {asked}."
+            if club is not None
+            else "A saved rule set is a club's: send `club` (and X-Table-Code) with it."
+        )
+        raise games.GameRefused([Refusal(None, "saved_rules", message)])
+    refusals = []
+    if "ruleset" in data and data["ruleset"] != saved.ruleset:
+        message = f"{saved.name} is based on '{saved.ruleset}': leave ruleset out, or send that."
+        refusals.append(Refusal(None, "ruleset", message))
+    rules = data.get("rules")
+    if rules is not None and not (
+        isinstance(rules, dict) and games.same_rules(saved, saved.ruleset, rules)
+    ):
+        message = f"These rules are not {saved.name}'s: leave rules out, or send its own."
+        refusals.append(Refusal(None, "rules", message))
+    if refusals:
+        raise games.GameRefused(refusals)
+    return saved
 
 
 def _sides(value: Any) -> list[games.SideSetup]:
@@ -291,6 +330,12 @@ def _answer(
     abort(404)  # NoSuchDeal
 
 
+def _dealer(game: Game, seats: list[engine.Seat], number: int) -> dict[str, Any]:
+    """Who deals a deal: the seat's number (from 0), its side and its player."""
+    seat = (game.first_dealer + number - 1) % len(seats)
+    return {"seat": seat, "side": seats[seat].side, "player": seats[seat].player}
+
+
 def game_state(game: Game, progress: Progress | None = None, deals_from: int = 1) -> dict[str, Any]:
     """The game as the JSON API shows it: its totals, and DEALS_PER_PAGE deals from `deals_from`."""
     progress = progress or games.progress_of(game)
@@ -300,11 +345,20 @@ def game_state(game: Game, progress: Progress | None = None, deals_from: int = 1
     last = deals_from - 1 + DEALS_PER_PAGE
     shown = islice(zip(game.deals, progress.deals, strict=True), deals_from - 1, last)
     following = url_for(".game", game_id=game.id, deals_from=last + 1) if last < total else None
+    seats = games.seats_of(game)
     return {
         "id": game.id,
         "url": links.path_of(game),
         "ruleset": game.ruleset,
         "house_rules": game.house_rules or {},
+        # The club's saved rule set the game started from, as it is called now; and its name
+        # when the game started (kept if the saved rule set is renamed or deleted since).
+        "saved_rules": (
+            {"id": game.saved_rules.id, "name": game.saved_rules.name}
+            if game.saved_rules is not None
+            else None
+        ),
+        "rules_name": game.rules_name,
         # The rules in force: the preset with the house rules applied.
         "rules": rules.to_dict(),
         "decks": game.decks,
@@ -314,6 +368,12 @@ def game_state(game: Game, progress: Progress | None = None, deals_from: int = 1
         "next_deal": None if progress.finished or full else progress.next_deal,
         "deal_limit": rules.deal_limit,
         "deal_limit_reached": full,
+        # Who sits where (partners apart) and who deals: the deal passes to the left.
+        "first_dealer": game.first_dealer,
+        "seats": [{"side": seat.side, "player": seat.player} for seat in seats],
+        "next_dealer": (
+            None if progress.finished or full else _dealer(game, seats, progress.next_deal)
+        ),
         "sides": [
             {
                 "name": side.name,
@@ -331,6 +391,7 @@ def game_state(game: Game, progress: Progress | None = None, deals_from: int = 1
             {
                 "number": deal.number,
                 "version": deal.version,
+                "dealer": _dealer(game, seats, deal.number),
                 "warnings": result.warnings,
                 "scores": [
                     {
@@ -386,12 +447,44 @@ def club_standings(slug: str):
     )
 
 
+@bp.get("/clubs/<slug>/rule-sets", endpoint="rule_sets")
+def club_rule_sets(slug: str):
+    """A club's saved rule sets, each with the rules in force; as the standings, who may see."""
+    club = clubs.club_by_slug(slug)
+    if club is None:
+        abort(404)
+    require(club, Level.READ)
+    return jsonify(
+        [
+            {
+                "id": saved.id,
+                "name": saved.name,
+                "ruleset": saved.ruleset,
+                "house_rules": saved.house_rules or {},
+                "default": saved.is_default,
+                "rules": games.rules_of_saved(saved).to_dict(),
+            }
+            for saved in club.saved_rules
+        ]
+    )
+
+
 def _standings_filters(club: Club) -> standings.Filters:
     """Filters from the query string; a malformed one is a 422, not a guess."""
     args = request.args
     ruleset = args.get("ruleset") or None
     if ruleset is not None and ruleset not in engine.PRESETS:
         _reject("ruleset", f"No rule set '{ruleset}'.")
+    saved_rules = args.get("saved_rules") or None
+    saved_rules_id = None
+    if saved_rules is not None:
+        small = re.fullmatch(r"[0-9]{1,9}", saved_rules)
+        saved = clubs.saved_rules(club, int(saved_rules)) if small else None
+        if saved is None:
+            shown = saved_rules if len(saved_rules) <= 20 else saved_rules[:17] + "..."
+            _reject("saved_rules", f"No saved rule set '{shown}' in this club.")
+        saved_rules_id = saved.id
+    chosen = {"ruleset": ruleset, "saved_rules_id": saved_rules_id}
     try:
         start = date.fromisoformat(args["from"]) if args.get("from") else None
         end = date.fromisoformat(args["to"]) if args.get("to") else None
@@ -400,15 +493,15 @@ def _standings_filters(club: Club) -> standings.Filters:
     season = args.get("season")
     if season and season != "all":
         small = re.fullmatch(r"[0-9]{1,9}", season)
-        chosen = clubs.season(club, int(season)) if small else None
-        if chosen is None:
+        chosen_season = clubs.season(club, int(season)) if small else None
+        if chosen_season is None:
             _reject("season", f"No season '{season}' in this club.")
-        return standings.Filters.for_season(chosen, ruleset=ruleset)
+        return standings.Filters.for_season(chosen_season, **chosen)
     if not season and start is None and end is None:
         return standings.Filters.for_season(
-            clubs.current_season(club, datetime.now(UTC).date()), ruleset=ruleset
+            clubs.current_season(club, datetime.now(UTC).date()), **chosen
         )
-    return standings.Filters(start, end, ruleset)
+    return standings.Filters(start, end, **chosen)
 
 
 def _reject(field: str, message: str) -> NoReturn:

@@ -19,21 +19,28 @@ from flask import (
 from flask_login import login_required
 from markupsafe import Markup
 
-from .. import charts, clubs, csvfiles, csvimport
+from .. import charts, clubs, csvfiles, csvimport, games
+from .. import rules as engine
 from .. import standings as club_standings
-from ..models import Club
+from ..models import Club, SavedRules
 from ..security import NO_STORE
 from .access import Level, club_level, code_matches, organiser, remember_table, require
 from .club_forms import (
     ActionForm,
     ClubForm,
+    DefaultRulesForm,
     ImportForm,
     MergeForm,
     NameForm,
+    SavedRulesForm,
     SeasonForm,
     SettingsForm,
     StandingsFilter,
+    house_rules_of,
+    saved_rules_form,
 )
+from .forms import knob_field
+from .rulecards import PLAYER_COUNTS
 
 bp = Blueprint("clubs", __name__, url_prefix="/clubs")
 # Ids and page numbers from a query string: plain ASCII digits, far below any integer limit.
@@ -71,7 +78,7 @@ def filters(club: Club) -> tuple[StandingsFilter, club_standings.Filters]:
     form.season.choices = [("", "This season"), ("all", "All seasons")] + [
         (str(s.id), s.name) for s in club.seasons
     ]
-    form.ruleset.choices = [("", "Every rule set")] + club_standings.ruleset_choices()
+    form.ruleset.choices = [("", "Every rule set")] + club_standings.ruleset_choices(club)
     form.validate()
     chosen = form.season.data or ""
     if chosen == "all" or form.start.data or form.end.data:
@@ -80,13 +87,13 @@ def filters(club: Club) -> tuple[StandingsFilter, club_standings.Filters]:
         season = clubs.season(club, int(chosen))
     else:
         season = clubs.current_season(club, datetime.now(UTC).date())
-    known = dict(club_standings.ruleset_choices())
-    ruleset = form.ruleset.data if form.ruleset.data in known else None
+    ruleset, saved_rules_id = club_standings.chosen_rules(club, form.ruleset.data)
     player = request.args.get("player", "")
     member_id = int(player) if SMALL_NUMBER.fullmatch(player) else None
+    chosen = {"ruleset": ruleset, "member_id": member_id, "saved_rules_id": saved_rules_id}
     if season is not None:
-        return form, club_standings.Filters.for_season(season, ruleset=ruleset, member_id=member_id)
-    return form, club_standings.Filters(form.start.data, form.end.data, ruleset, member_id)
+        return form, club_standings.Filters.for_season(season, **chosen)
+    return form, club_standings.Filters(form.start.data, form.end.data, **chosen)
 
 
 @bp.get("")
@@ -411,6 +418,167 @@ def import_records(slug: str):
             return redirect(url_for(".history", slug=slug, season="all"))
     status = 422 if problem or form.errors else 200
     return render_template("clubs/import.html", club=club, form=form, problem=problem), status
+
+
+# --- saved rule sets ---------------------------------------------------------------------------
+
+
+def saved_or_404(club: Club, rules_id: int) -> SavedRules:
+    """One of the club's saved rule sets, or 404."""
+    saved = clubs.saved_rules(club, rules_id)
+    if saved is None:
+        abort(404)
+    return saved
+
+
+@bp.get("/<slug>/rule-sets")
+def rule_sets(slug: str):
+    """The club's own rule sets: what each changes from its preset, the default, games played."""
+    club, level = club_or_404(slug)
+    return render_template(
+        "clubs/rule_sets.html",
+        club=club,
+        level=level,
+        Level=Level,
+        changed={s.id: games.changed_rules(s) for s in club.saved_rules},
+        played=clubs.games_by_saved_rules(club),
+        presets=engine.PRESETS,
+        action=ActionForm(),
+    )
+
+
+@bp.route("/<slug>/rule-sets/new", methods=["GET", "POST"])
+def new_rule_set(slug: str):
+    """Save a rule set: choose its preset, then name it and change any number."""
+    club, _ = club_or_404(slug, Level.ORGANISER)
+    key = request.args.get("ruleset", "")
+    if key not in engine.PRESETS:
+        return render_template("clubs/rule_set_presets.html", club=club, presets=engine.PRESETS)
+    preset = engine.PRESETS[key]
+    form = saved_rules_form(preset, preset, request.form if request.method == "POST" else None)
+    problems: list[str] = []
+    if form.validate_on_submit():
+        try:
+            overrides = house_rules_of(form, preset)
+            saved = clubs.create_saved_rules(club, form.name.data, key, overrides)
+        except clubs.ClubRefused as exc:
+            problems = _place_rules(form, exc)
+        else:
+            flash(f"{saved.name} saved: start a game with it from the club's page.")
+            return redirect(url_for(".rule_sets", slug=slug))
+    return _rule_set_form(club, form, preset, None, problems)
+
+
+@bp.route("/<slug>/rule-sets/<int:rules_id>/edit", methods=["GET", "POST"])
+def edit_rule_set(slug: str, rules_id: int):
+    """Rename a saved rule set or change its numbers; games already started keep theirs."""
+    club, _ = club_or_404(slug, Level.ORGANISER)
+    saved = saved_or_404(club, rules_id)
+    preset = engine.PRESETS[saved.ruleset]
+    form = saved_rules_form(
+        preset, games.rules_of_saved(saved), request.form if request.method == "POST" else None
+    )
+    if request.method == "GET":
+        form.name.data = saved.name
+    problems: list[str] = []
+    if form.validate_on_submit():
+        try:
+            clubs.update_saved_rules(saved, form.name.data, house_rules_of(form, preset))
+        except clubs.ClubRefused as exc:
+            problems = _place_rules(form, exc)
+        else:
+            flash(f"{saved.name} saved. Games already started keep the rules they started with.")
+            return redirect(url_for(".rule_sets", slug=slug))
+    return _rule_set_form(club, form, preset, saved, problems)
+
+
+def _rule_set_form(
+    club: Club, form: SavedRulesForm, preset, saved: SavedRules | None, problems: list[str]
+):
+    """The new or edit page of a saved rule set (422 once something was refused)."""
+    status = 422 if request.method == "POST" else 200
+    return render_template(
+        "clubs/rule_set_form.html",
+        club=club,
+        form=form,
+        preset=preset,
+        saved=saved,
+        problems=problems,
+        knobs=engine.knobs(preset),
+        knob_field=knob_field,
+    ), status
+
+
+def _place_rules(form: SavedRulesForm, refused: clubs.ClubRefused) -> list[str]:
+    """Each refusal beside the number it names; the rest (and the name's) for the whole form."""
+    if not isinstance(refused, clubs.RulesRefused):
+        form.name.errors.append(str(refused))
+        return []
+    general = []
+    for rule, message in refused.problems:
+        field = form._fields.get(knob_field(rule)) if rule else None
+        if field is not None:
+            field.errors.append(message)
+        else:
+            general.append(message)
+    return general
+
+
+@bp.route("/<slug>/rule-sets/<int:rules_id>/delete", methods=["GET", "POST"])
+def delete_rule_set(slug: str, rules_id: int):
+    """Delete a saved rule set, once confirmed; its games keep their rules and its name."""
+    club, _ = club_or_404(slug, Level.ORGANISER)
+    saved = saved_or_404(club, rules_id)
+    form = ActionForm()
+    if form.validate_on_submit():
+        name = saved.name
+        clubs.delete_saved_rules(saved)
+        flash(f"{name} deleted. Games played with it keep their rules and its name.")
+        return redirect(url_for(".rule_sets", slug=slug))
+    played = clubs.games_by_saved_rules(club).get(saved.id, 0)
+    status = 422 if request.method == "POST" else 200
+    return render_template(
+        "clubs/rule_set_delete.html", club=club, saved=saved, played=played, action=form
+    ), status
+
+
+@bp.post("/<slug>/rule-sets/default")
+def default_rule_set(slug: str):
+    """Make one saved rule set the club's default, or have none."""
+    club, _ = club_or_404(slug, Level.ORGANISER)
+    form = DefaultRulesForm()
+    if not form.validate_on_submit():
+        flash("That did not go through: reload the page and try again.", "error")
+        return redirect(url_for(".rule_sets", slug=slug))
+    chosen = form.saved.data
+    if chosen == "none":
+        saved = None
+    elif SMALL_NUMBER.fullmatch(chosen):
+        saved = saved_or_404(club, int(chosen))
+    else:
+        abort(404)
+    clubs.make_default(club, saved)
+    if saved is None:
+        flash("No default: club games start by choosing their rules.")
+    else:
+        flash(f"{saved.name} is the default: club games start from it.")
+    return redirect(url_for(".rule_sets", slug=slug))
+
+
+@bp.get("/<slug>/rules/<int:rules_id>")
+def rule_card(slug: str, rules_id: int):
+    """A saved rule set's rule card: every number, and what it changes from its preset."""
+    club, _ = club_or_404(slug)
+    saved = saved_or_404(club, rules_id)
+    return render_template(
+        "rule_card.html",
+        rules=games.rules_of_saved(saved),
+        preset=engine.PRESETS[saved.ruleset],
+        players=PLAYER_COUNTS,
+        club=club,
+        saved=saved,
+        changed=games.changed_rules(saved),
+    )
 
 
 @bp.app_context_processor

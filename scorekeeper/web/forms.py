@@ -70,6 +70,13 @@ class SidesForm(FlaskForm):
     decks = FigureField("Decks")
 
 
+class FirstDealerForm(FlaskForm):
+    """Who deals the first deal: a seat at the table (choices are the game's seats)."""
+
+    # The service says what is wrong with a seat that is not at the table, in its own words.
+    seat = SelectField("Who deals first", validate_choice=False)
+
+
 def seats(rules: RuleSet) -> int:
     """How many members a side can pick: one for individual rule sets, else a team of three."""
     return 1 if rules.individuals else 3

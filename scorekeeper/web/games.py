@@ -16,9 +16,12 @@ from ..rules import DealRefused, Refusal
 from ..rules.game import deal_limit_reached
 from .access import (
     Level,
+    forget_rules,
     game_or_404,
+    my_rules,
     refuse,
     remember_game,
+    remember_rules,
     require,
     require_game,
     table_level,
@@ -28,18 +31,22 @@ from .club_forms import ActionForm
 from .forms import (
     MAX_SIDES_ON_FORM,
     DealForm,
+    FirstDealerForm,
     deal_form,
     entries_data,
     field_name,
     fill,
     knob_field,
     new_game_form,
+    rules_args,
     rules_from_args,
     seats,
 )
 from .invite import invitation
 
 bp = Blueprint("games", __name__)
+# The home page lists the rules this phone remembers (see `remember_these_rules`).
+bp.add_app_template_global(my_rules, "my_rules")
 KEY = re.compile(r"[0-9a-f]{32}")
 VERSION = re.compile(r"[0-9]{1,9}")
 # A version typed as digits is a number however long (a huge one no deal has is a conflict);
@@ -171,8 +178,20 @@ def scoreboard(game_id: int):
     game = game_or_404(game_id)
     level = require_game(game, Level.READ)
     remember_game(game)
+    return _scoreboard_page(game, level)
+
+
+def _scoreboard_page(game: Game, level: Level, problems: Sequence[str] = (), status: int = 200):
+    """The scoreboard, with what was refused (if anything) at the top."""
     progress = games.progress_of(game)
     rules = games.rules_of(game)
+    table = games.seats_of(game)
+    # Who dealt each deal so far, and who deals the next: the deal passes to the left.
+    dealers = [
+        engine.dealer(table, game.first_dealer, n).player for n in range(1, progress.next_deal + 1)
+    ]
+    choose = FirstDealerForm(formdata=None, seat=str(game.first_dealer))
+    choose.seat.choices = [(str(i), seat.player) for i, seat in enumerate(table)]
     return render_template(
         "scoreboard.html",
         game=game,
@@ -182,8 +201,90 @@ def scoreboard(game_id: int):
         level=level,
         chart=running_totals_chart(game, progress),
         delete_form=ActionForm(),
+        action_form=ActionForm(),
         invite=invitation(game),
-    )
+        dealers=dealers,
+        first_dealer_form=choose,
+        problems=problems,
+        may_start=level >= Level.TABLE,
+        summary=games.summary_text(game) if progress.finished else None,
+        rules_link=_rules_link(game),
+    ), status
+
+
+def _rules_link(game: Game) -> str | None:
+    """A casual game's "new game with these rules" link, when its rules are not the preset's."""
+    if game.club_id is not None:
+        return None
+    preset = engine.PRESETS[game.ruleset]
+    args = rules_args(preset, games.rules_of(game))
+    return url_for(".new", ruleset=game.ruleset, **args) if args else None
+
+
+@bp.post("/t/<secret>/first-dealer")
+def first_dealer(game_id: int):
+    """Choose who deals first, before the first deal, by whoever may enter deals."""
+    game = game_or_404(game_id)
+    level = require_game(game, Level.READ)
+    if not access.may_enter(game, level):
+        refuse(level)
+    form = FirstDealerForm()
+    if form.validate_on_submit():
+        raw = form.seat.data or ""
+        # Not a seat number at all: a seat no table has, refused as such.
+        seat = int(raw) if VERSION.fullmatch(raw) else -1
+        try:
+            games.choose_first_dealer(game, seat)
+        except games.GameRefused as exc:
+            messages = [r.message for r in exc.refusals]
+            return _scoreboard_page(game, level, messages, 409 if game.deals else 422)
+        flash(f"{games.dealer_of(game, 1).player} deals first.")
+    return redirect(url_for(".scoreboard", secret=game.secret))
+
+
+@bp.post("/t/<secret>/play-again")
+def play_again(game_id: int):
+    """A finished game's table starts the next game: same sides, rules and decks, one tap."""
+    game = game_or_404(game_id)
+    # As starting a club game: the club's table link; a casual game, its own link.
+    level = require_game(game, Level.TABLE)
+    if not ActionForm().validate_on_submit():
+        return redirect(url_for(".scoreboard", secret=game.secret))
+    try:
+        again = games.play_again(game)
+    except games.GameRefused as exc:
+        messages = [r.message for r in exc.refusals]
+        return _scoreboard_page(game, level, messages, 409)
+    remember_game(again)
+    dealer = games.dealer_of(again, 1).player
+    flash(f"New game started: {' v '.join(s.name for s in again.sides)}. {dealer} deals first.")
+    return redirect(url_for(".scoreboard", secret=again.secret))
+
+
+@bp.post("/t/<secret>/remember-rules")
+def remember_these_rules(game_id: int):
+    """Keep a casual table's own rules on this phone: the home page links a new game with them."""
+    game = game_or_404(game_id)
+    level = require_game(game, Level.READ)
+    link = _rules_link(game)
+    if link is None:
+        messages = ["These are the rule set's own rules: start a game from it as it stands."]
+        return _scoreboard_page(game, level, messages, 409)
+    if ActionForm().validate_on_submit():
+        name = games.rules_described(game)
+        if remember_rules(name, link):
+            flash(f"This phone remembers “{name}”: they are on the home page under Your rules.")
+        else:
+            flash("These rules are too long to remember here: keep the link instead.", "error")
+    return redirect(url_for(".scoreboard", secret=game.secret))
+
+
+@bp.post("/my-rules/forget")
+def forget_remembered_rules():
+    """This phone forgets one of its remembered rules (the games played with them stay)."""
+    if ActionForm().validate_on_submit() and forget_rules(request.form.get("link", "")):
+        flash("This phone has forgotten those rules.")
+    return redirect(url_for("home.index"))
 
 
 @bp.route("/games/<int:game_id>", methods=["GET", "POST", "PUT", "DELETE"])
@@ -433,9 +534,12 @@ def _deal_page(
     **shown: Any,
 ):
     status = status or (422 if request.method == "POST" else 200)
+    table = [seat.player for seat in games.seats_of(game)]
     return render_template(
         "deal.html",
         game=game,
+        table=table,
+        dealer=games.dealer_of(game, number).player,
         rules=games.rules_of(game),
         form=form,
         number=number,

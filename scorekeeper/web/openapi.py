@@ -360,6 +360,11 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
             "next",
             "deal_limit",
             "deal_limit_reached",
+            "first_dealer",
+            "seats",
+            "next_dealer",
+            "saved_rules",
+            "rules_name",
         ],
         "properties": {
             "id": {"type": "integer"},
@@ -374,6 +379,17 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                 **_ref("RuleSet"),
                 "description": "The rules in force: the preset with the game's house rules "
                 "applied, every parameter (as GET /api/v1/rulesets/{key} shows a preset)",
+            },
+            "saved_rules": {
+                "anyOf": [_ref("SavedRulesLink"), {"type": "null"}],
+                "description": "The club's saved rule set the game started from, as it is "
+                "called now; null for a preset or house rules of the table's own (and once the "
+                "saved rule set is deleted)",
+            },
+            "rules_name": {
+                "type": ["string", "null"],
+                "description": "The saved rule set's name when the game started (kept if it "
+                "is renamed or deleted since); null if the game started from none",
             },
             "decks": {"type": "integer"},
             "finished": {"type": "boolean"},
@@ -411,6 +427,27 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                 "description": f"The most deals this game holds ({DEAL_LIMIT} unless a house "
                 f"rule sets it, at most {MAX_DEAL_LIMIT:,})",
             },
+            "first_dealer": {
+                "type": "integer",
+                "description": "The seat (from 0, in `seats`) of the first deal's dealer",
+            },
+            "seats": {
+                "type": "array",
+                "description": "The table seat by seat: each side's first player, then each "
+                "side's second, so partners sit apart; the deal passes to the next seat",
+                "items": {
+                    "type": "object",
+                    "required": ["side", "player"],
+                    "properties": {
+                        "side": {"type": "integer", "description": "The side's index"},
+                        "player": {"type": "string"},
+                    },
+                },
+            },
+            "next_dealer": {
+                "oneOf": [_ref("Dealer"), {"type": "null"}],
+                "description": "Who deals the next deal; null when no deal can be entered",
+            },
             "deal_limit_reached": {
                 "type": "boolean",
                 "description": "The game holds its most deals: no deal can be added, though the "
@@ -428,9 +465,10 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                 "description": f"At most {DEALS_PER_PAGE} deals, from deals_from",
                 "items": {
                     "type": "object",
-                    "required": ["number", "version", "warnings", "scores"],
+                    "required": ["number", "version", "dealer", "warnings", "scores"],
                     "properties": {
                         "number": {"type": "integer"},
+                        "dealer": _ref("Dealer"),
                         "version": {
                             "type": "integer",
                             "description": "1 when entered, one more with each correction; "
@@ -526,9 +564,14 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
     }
     game_setup = {
         "type": "object",
-        "required": ["ruleset", "sides"],
+        "required": ["sides"],
         "properties": {
-            "ruleset": {"type": "string", "enum": list(PRESETS)},
+            "ruleset": {
+                "type": "string",
+                "enum": list(PRESETS),
+                "description": "The preset's key; needed unless saved_rules is sent (then, if "
+                "sent, it must be the saved rule set's)",
+            },
             "sides": {
                 "type": "array",
                 "minItems": 2,
@@ -554,6 +597,13 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                 f"deals the game holds, 1 to {MAX_DEAL_LIMIT:,}, {DEAL_LIMIT} by default)",
             },
             "club": {"type": "string", "description": "A club's slug (send X-Table-Code too)"},
+            "saved_rules": {
+                "type": "integer",
+                "description": "The id of one of the club's saved rule sets (GET "
+                "/api/v1/clubs/{slug}/rule-sets), with `club`: the game starts from its preset "
+                "and numbers, and keeps its name. ruleset and rules may then be left out; sent, "
+                "they must be the saved rule set's own (else 422)",
+            },
         },
     }
     deal_number = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
@@ -644,6 +694,13 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                             "schema": {"type": "string", "format": "date"},
                         },
                         {"name": "ruleset", "in": "query", "schema": {"type": "string"}},
+                        {
+                            "name": "saved_rules",
+                            "in": "query",
+                            "description": "The id of one of the club's saved rule sets: only "
+                            "the games started from it",
+                            "schema": {"type": "string"},
+                        },
                         {"name": "sort", "in": "query", "schema": {"type": "string"}},
                         TABLE_CODE,
                     ],
@@ -656,8 +713,33 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                             "X-Table-Code"
                         ),
                         "422": _errors(
-                            "A filter that is not one: no such season or rule set, or a date "
-                            "not written like 2026-04-30"
+                            "A filter that is not one: no such season, rule set or saved rule "
+                            "set, or a date not written like 2026-04-30"
+                        ),
+                    },
+                }
+            },
+            "/api/v1/clubs/{slug}/rule-sets": {
+                "get": {
+                    "operationId": "listSavedRules",
+                    "summary": "A club's saved rule sets (public clubs, or with the table code)",
+                    "parameters": [
+                        {
+                            "name": "slug",
+                            "in": "path",
+                            "required": True,
+                            "schema": {"type": "string"},
+                        },
+                        TABLE_CODE,
+                    ],
+                    "responses": {
+                        "200": _json(
+                            {"type": "array", "items": _ref("SavedRules")},
+                            "The club's saved rule sets, by name",
+                        ),
+                        "404": _errors(
+                            "No club with that slug, or a private club asked without its "
+                            "X-Table-Code"
                         ),
                     },
                 }
@@ -686,7 +768,10 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                             ),
                             "422": _errors(
                                 "The game cannot start as asked: each error names the side "
-                                "(null for the game as a whole), the figure and why. "
+                                "(null for the game as a whole), the figure and why. A "
+                                "saved_rules that is not the club's, or sent without club, or "
+                                "with a ruleset or rules of its own (/saved_rules, /ruleset, "
+                                "/rules). "
                                 f"{POINTERS}: /sides/1/name, /decks, /ruleset, /sides, "
                                 "/rules/going_out_bonus, /rules/opening_minimums/0 (a house "
                                 "rule's points off the multiples of 5, decks too few to deal "
@@ -793,6 +878,16 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
             "schemas": {
                 "Entry": entry,
                 "Breakdown": breakdown,
+                "Dealer": {
+                    "type": "object",
+                    "description": "Who deals a deal",
+                    "required": ["seat", "side", "player"],
+                    "properties": {
+                        "seat": {"type": "integer", "description": "The seat, from 0"},
+                        "side": {"type": "integer", "description": "The dealer's side's index"},
+                        "player": {"type": "string"},
+                    },
+                },
                 "RuleSet": ruleset_schema(),
                 "HouseRules": house_rules_schema(),
                 "RulesetBrief": {
@@ -809,6 +904,38 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                     },
                 },
                 "GameSetup": game_setup,
+                "SavedRulesLink": {
+                    "type": "object",
+                    "required": ["id", "name"],
+                    "properties": {
+                        "id": {"type": "integer"},
+                        "name": {"type": "string"},
+                    },
+                },
+                "SavedRules": {
+                    "type": "object",
+                    "description": "A club's saved rule set: a preset and the numbers the club "
+                    "plays differently",
+                    "required": ["id", "name", "ruleset", "house_rules", "default", "rules"],
+                    "properties": {
+                        "id": {"type": "integer"},
+                        "name": {"type": "string"},
+                        "ruleset": {"type": "string", "enum": list(PRESETS)},
+                        "house_rules": {
+                            **_ref("HouseRules"),
+                            "description": "What differs from the preset ({} for nothing)",
+                        },
+                        "default": {
+                            "type": "boolean",
+                            "description": "Club games start from it unless another is chosen",
+                        },
+                        "rules": {
+                            **_ref("RuleSet"),
+                            "description": "The rules in force: the preset with the house "
+                            "rules applied, every parameter",
+                        },
+                    },
+                },
                 "DealScores": deal_scores,
                 "GameState": game_state,
                 "NewGame": {

@@ -34,7 +34,9 @@ def game_card(game_id: int):
     return render_template(
         "rule_card.html",
         rules=games.rules_of(game),
+        preset=engine.PRESETS[game.ruleset],
         players=PLAYER_COUNTS,
         game=game,
+        club=game.club,
         changed=games.changed_rules(game),
     )
