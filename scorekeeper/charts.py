@@ -2,6 +2,10 @@
 
 Every piece of text placed in the markup is escaped here, so callers may mark the result
 safe. No scripts, no inline styles, no external requests: only SVG presentation attributes.
+
+Colours follow the page's theme: text, grid and zero line are drawn in `currentColor` (the
+page's text colour, the grid faded by opacity), and each series (class `s0` to `s5`) takes
+its colour from a `color` attribute that static/app.css overrides for night mode.
 """
 
 from __future__ import annotations
@@ -24,9 +28,6 @@ NO_DATA = "No data yet"
 
 _FONT_SIZE = 11
 _CHAR_W = 6.6  # generous average glyph width at _FONT_SIZE, for layout estimates
-_TEXT_COLOUR = "#374151"
-_GRID_COLOUR = "#e5e7eb"
-_ZERO_COLOUR = "#4b5563"
 _MARKER_R = 3.0
 _LEGEND_ROW_H = 16
 _X_LABEL_H = 18
@@ -131,7 +132,7 @@ def _no_data(cid: str, title: str, width: int, height: int, kind: str) -> str:
     parts = _svg_open(cid, title, width, height, f"{kind} chart-empty")
     parts.append(
         f'<text class="no-data" x="{_n(width / 2)}" y="{_n(height / 2)}" '
-        f'text-anchor="middle" fill="{_TEXT_COLOUR}">{_e(NO_DATA)}</text>'
+        f'text-anchor="middle" fill="currentColor">{_e(NO_DATA)}</text>'
     )
     parts.append("</svg>")
     return "\n".join(parts)
@@ -142,11 +143,16 @@ def _check_size(width: int, height: int) -> None:
         raise ValueError("charts need width >= 120 and height >= 100")
 
 
-def _marker(shape: int, x: float, y: float, colour: str, tooltip: str) -> str:
-    """One point marker; the shape varies by series so colour is not the only cue."""
+def _series_attrs(index: int, colour: str, *classes: str) -> str:
+    """A series' classes (`s0`..`s5`, which app.css recolours at night) and its day colour."""
+    return f'class="{" ".join((*classes, f"s{index}"))}" color="{colour}"'
+
+
+def _marker(shape: int, x: float, y: float, tooltip: str) -> str:
+    """One point marker in its series' colour; the shape varies so colour is not the only cue."""
     r = _MARKER_R
     tip = f"<title>{_e(tooltip)}</title>" if tooltip else ""
-    common = f'class="marker" fill="{colour}"'
+    common = 'class="marker" fill="currentColor"'
     if shape == 0:
         return f'<circle {common} cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}">{tip}</circle>'
     if shape == 1:
@@ -156,7 +162,7 @@ def _marker(shape: int, x: float, y: float, colour: str, tooltip: str) -> str:
         )
     if shape == 5:
         return (
-            f'<circle class="marker" fill="#ffffff" stroke="{colour}" stroke-width="1.5" '
+            f'<circle class="marker hollow" fill="none" stroke="currentColor" stroke-width="1.5" '
             f'cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}">{tip}</circle>'
         )
     s = r * 1.3
@@ -212,17 +218,17 @@ def _axes(
         if tick != 0:
             out.append(
                 f'<line class="grid" x1="{_n(left)}" y1="{y}" x2="{_n(right)}" y2="{y}" '
-                f'stroke="{_GRID_COLOUR}" stroke-width="1"/>'
+                f'stroke="currentColor" stroke-opacity="0.2" stroke-width="1"/>'
             )
         out.append(
             f'<text class="tick" x="{_n(left - 6)}" y="{_n(to_y(tick) + 4)}" '
-            f'text-anchor="end" fill="{_TEXT_COLOUR}">{_e(_fmt(tick))}</text>'
+            f'text-anchor="end" fill="currentColor">{_e(_fmt(tick))}</text>'
         )
     out.append("</g>")
     y0 = _n(to_y(0))
     zero = (
         f'<line class="zero-line" x1="{_n(left)}" y1="{y0}" x2="{_n(right)}" y2="{y0}" '
-        f'stroke="{_ZERO_COLOUR}" stroke-width="1.5"/>'
+        f'stroke="currentColor" stroke-opacity="0.75" stroke-width="1.5"/>'
     )
     return out, zero
 
@@ -238,7 +244,7 @@ def _x_labels(
         x = min(max(xs[i], half + 1), width - half - 1)
         out.append(
             f'<text class="x-label" x="{_n(x)}" y="{_n(baseline)}" text-anchor="middle" '
-            f'fill="{_TEXT_COLOUR}">{_e(shown[i])}</text>'
+            f'fill="currentColor">{_e(shown[i])}</text>'
         )
     out.append("</g>")
     return out
@@ -315,31 +321,31 @@ def line_chart(
     out += _x_labels(labels, xs, spacing, bottom + 14, width)
 
     for index, s in enumerate(series):
-        colour = PALETTE[index]
         pts = " ".join(f"{_n(x)},{_n(to_y(v))}" for x, v in zip(xs, s.values, strict=True))
-        out.append(f'<g class="series" data-series="{index}">')
+        attrs = _series_attrs(index, PALETTE[index], "series")
+        out.append(f'<g {attrs} data-series="{index}">')
         out.append(
-            f'<polyline class="line" points="{pts}" fill="none" stroke="{colour}" '
+            f'<polyline class="line" points="{pts}" fill="none" stroke="currentColor" '
             f'stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/>'
         )
         for x, v, label in zip(xs, s.values, labels, strict=True):
-            out.append(_marker(index, x, to_y(v), colour, f"{s.name}, {label}: {_fmt(v)}"))
+            out.append(_marker(index, x, to_y(v), f"{s.name}, {label}: {_fmt(v)}"))
         out.append("</g>")
 
     legend_top = bottom + _X_LABEL_H + 6
     out.append('<g class="legend">')
     for index, (x, row, text) in enumerate(placed):
-        colour = PALETTE[index]
         cy = legend_top + row * _LEGEND_ROW_H + _LEGEND_ROW_H / 2
         out.append('<g class="legend-item">')
         out.append(
+            f"<g {_series_attrs(index, PALETTE[index])}>"
             f'<line x1="{_n(x)}" y1="{_n(cy)}" x2="{_n(x + swatch_w)}" y2="{_n(cy)}" '
-            f'stroke="{colour}" stroke-width="2"/>'
+            f'stroke="currentColor" stroke-width="2"/>'
         )
-        out.append(_marker(index, x + swatch_w / 2, cy, colour, ""))
+        out.append(_marker(index, x + swatch_w / 2, cy, "") + "</g>")
         out.append(
             f'<text class="legend-label" x="{_n(x + swatch_w + 4)}" y="{_n(cy + 4)}" '
-            f'fill="{_TEXT_COLOUR}">{_e(text)}</text>'
+            f'fill="currentColor">{_e(text)}</text>'
         )
         out.append("</g>")
     out.append("</g>")
@@ -388,16 +394,16 @@ def bar_chart(
     grid, zero_line = _axes(axis_lo, axis_hi, step, left, right, to_y)
     out += grid
     out += _x_labels(labels, xs, slot, bottom + 14, width)
-    out.append('<g class="bars">')
+    out.append(f"<g {_series_attrs(0, BAR_COLOUR, 'bars')}>")
     for x, v, label, flag in zip(xs, values, labels, flags, strict=True):
         yv = to_y(v)
         y_top, y_bot = round(min(yv, y0), 1), round(max(yv, y0), 1)
-        colour = HIGHLIGHT_COLOUR if flag else BAR_COLOUR
+        own = _series_attrs(4, HIGHLIGHT_COLOUR, "bar", "highlight") if flag else 'class="bar"'
         tip = f"{label}: {_fmt(v)}" + (f" ({highlight_label})" if flag else "")
         out.append(
-            f'<rect class="bar{" highlight" if flag else ""}" x="{_n(x - bar_w / 2)}" '
+            f'<rect {own} x="{_n(x - bar_w / 2)}" '
             f'y="{_n(y_top)}" width="{_n(bar_w)}" height="{_n(y_bot - y_top)}" '
-            f'fill="{colour}" data-value="{v}"><title>{_e(tip)}</title></rect>'
+            f'fill="currentColor" data-value="{v}"><title>{_e(tip)}</title></rect>'
         )
     out.append("</g>")
     out.append(zero_line)
@@ -409,12 +415,13 @@ def bar_chart(
             cy = legend_top + row * _LEGEND_ROW_H + _LEGEND_ROW_H / 2
             out.append('<g class="legend-item">')
             out.append(
-                f'<rect x="{_n(x)}" y="{_n(cy - swatch_w / 2)}" width="{_n(swatch_w)}" '
-                f'height="{_n(swatch_w)}" fill="{HIGHLIGHT_COLOUR}"/>'
+                f'<rect {_series_attrs(4, HIGHLIGHT_COLOUR)} x="{_n(x)}" '
+                f'y="{_n(cy - swatch_w / 2)}" width="{_n(swatch_w)}" height="{_n(swatch_w)}" '
+                f'fill="currentColor"/>'
             )
             out.append(
                 f'<text class="legend-label" x="{_n(x + swatch_w + 4)}" y="{_n(cy + 4)}" '
-                f'fill="{_TEXT_COLOUR}">{_e(text)}</text>'
+                f'fill="currentColor">{_e(text)}</text>'
             )
             out.append("</g>")
         out.append("</g>")

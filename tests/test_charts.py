@@ -27,6 +27,14 @@ def find_all(root: ET.Element, tag: str, cls: str | None = None) -> list[ET.Elem
     ]
 
 
+def colour(root: ET.Element, el: ET.Element) -> str:
+    """The day colour an element is drawn in: its own `color`, or the nearest group's."""
+    parents = {child: parent for parent in root.iter() for child in parent}
+    while el.get("color") is None:
+        el = parents[el]
+    return el.get("color")
+
+
 def points(polyline: ET.Element) -> list[tuple[float, float]]:
     return [tuple(map(float, p.split(","))) for p in polyline.get("points").split()]
 
@@ -139,8 +147,11 @@ def test_one_polyline_per_series_with_a_point_per_label_left_to_right():
     root = parse(line_chart("T", LABELS, TEAMS))
     lines = find_all(root, "polyline", "line")
     assert len(lines) == len(TEAMS)
-    colours = [line.get("stroke") for line in lines]
+    assert {line.get("stroke") for line in lines} == {"currentColor"}
+    colours = [colour(root, line) for line in lines]
     assert colours == list(PALETTE[: len(TEAMS)])
+    # Each series has its class, which the stylesheet recolours for night mode.
+    assert [g.get("class") for g in find_all(root, "g", "series")] == ["series s0", "series s1"]
     for line in lines:
         pts = points(line)
         assert len(pts) == len(LABELS)
@@ -168,7 +179,7 @@ def test_markers_on_every_point():
 def test_six_series_distinct_colours_and_contrast():
     six = [Series(f"Player number {i}", [i * 100, i * 200]) for i in range(6)]
     root = parse(line_chart("T", ["Deal 1", "Deal 2"], six))
-    colours = [line.get("stroke") for line in find_all(root, "polyline", "line")]
+    colours = [colour(root, line) for line in find_all(root, "polyline", "line")]
     assert len(set(colours)) == 6
 
     def luminance(hex_colour: str) -> float:
@@ -176,8 +187,8 @@ def test_six_series_distinct_colours_and_contrast():
         lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
         return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
 
-    for colour in colours:
-        assert (1.05) / (luminance(colour) + 0.05) >= 3
+    for day in colours:
+        assert (1.05) / (luminance(day) + 0.05) >= 3
     with pytest.raises(ValueError):
         line_chart("T", ["a"], [Series(str(i), [i]) for i in range(7)])
 
@@ -346,13 +357,26 @@ def test_zero_line_sits_between_positive_and_negative_bars():
 def test_highlighted_bars_use_second_colour_and_legend():
     root = parse(bar_chart("T", GAMES, SCORES, highlight=[True, False, True, False]))
     bars = find_all(root, "rect", "bar")
-    fills = [bar.get("fill") for bar in bars]
+    fills = [colour(root, bar) for bar in bars]
     assert fills[0] == fills[2] != fills[1] == fills[3]
     assert ["highlight" in bar.get("class") for bar in bars] == [True, False, True, False]
     assert texts(root, "legend-label") == ["Win"]
     plain = parse(bar_chart("T", GAMES, SCORES))
     assert not texts(plain, "legend-label")
-    assert len({bar.get("fill") for bar in find_all(plain, "rect", "bar")}) == 1
+    assert len({colour(plain, bar) for bar in find_all(plain, "rect", "bar")}) == 1
+
+
+def test_no_fixed_colour_but_the_series_day_colours():
+    """Text, grid and zero line follow the page's text colour, so night mode keeps them."""
+    for svg in (
+        line_chart("T", LABELS, TEAMS),
+        bar_chart("T", GAMES, SCORES, highlight=[True] * 4),
+    ):
+        for el in parse(svg).iter():
+            for attr in ("fill", "stroke"):
+                assert el.get(attr) in (None, "none", "currentColor"), ET.tostring(el)
+            if el.get("color") is not None:
+                assert re.search(r"\bs[0-5]\b", el.get("class")), ET.tostring(el)
 
 
 def test_bar_chart_escapes_labels():
