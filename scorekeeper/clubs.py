@@ -296,17 +296,6 @@ def make_default(club: Club, saved: SavedRules | None) -> None:
     db.session.commit()
 
 
-def played_under(game: Game, saved: SavedRules | None, name: str | None) -> None:
-    """Mark a game being recorded (an import, the demo) as played under a saved rule set.
-
-    `name` is what its rules were called (the saved rule set's name, or a name from a file that
-    matches none of the club's). Its members' results, already made, are filed under it too.
-    """
-    game.saved_rules, game.rules_name = saved, name
-    for result in game.results:
-        result.saved_rules_id = saved.id if saved is not None else 0
-
-
 def games_by_saved_rules(club: Club) -> dict[int, int]:
     """How many finished games each of the club's saved rule sets was played with, by its id."""
     query = (

@@ -16,7 +16,6 @@ from datetime import date
 from typing import Any
 
 from . import rules as engine
-from .clubs import played_under
 from .csvfiles import (
     DEAL_COLUMNS,
     ENTRY_COLUMNS,
@@ -515,7 +514,7 @@ def _record(club: Club, games: list[_Game]) -> ImportReport:
         ]
         setups = [SideSetup(side.name, side.players) for side in sides]
         try:
-            recorded = record_game(
+            record_game(
                 game.ruleset,
                 setups,
                 entries,
@@ -524,13 +523,13 @@ def _record(club: Club, games: list[_Game]) -> ImportReport:
                 club=club,
                 played_on=game.played_on,
                 commit=False,
+                saved_rules=_saved_match(club, game) if game.rule_set else None,
+                rules_name=game.rule_set or None,
             )
         except GameRefused as refused:
             raise _setup_refused(game, refused.refusals) from refused
         except DealRefused as refused:
             raise _deal_refused(game, sides, entries, refused) from refused
-        if game.rule_set:
-            played_under(recorded, _saved_match(club, game), game.rule_set)
         deals += len(entries)
     return ImportReport(
         games=len(games) - len(skipped), deals=deals, members_added=added, skipped=skipped

@@ -120,9 +120,8 @@ def fill_demo(
             club=club,
             played_on=played_on,
             commit=False,
+            saved_rules=saved,
         )
-        if saved is not None:
-            clubs.played_under(game, saved, saved.name)
         started = datetime.combine(played_on, time(19, rng.randrange(0, 45, 5)), UTC)
         game.created_at = started
         game.updated_at = game.finished_at = started + timedelta(minutes=25 * len(deals))

@@ -73,7 +73,8 @@ def keep_member_results(game: Game, finished: bool) -> None:
                 side=side,
                 played_on=game.played_on,
                 ruleset=game.ruleset,
-                saved_rules_id=game.saved_rules_id or 0,
+                # Through the relationship: a game being recorded has no key on it yet.
+                saved_rules_id=game.saved_rules.id if game.saved_rules is not None else 0,
                 **figures,
             )
         )

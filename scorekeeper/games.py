@@ -377,12 +377,25 @@ def record_game(
     club: Club | None = None,
     played_on: date | None = None,
     commit: bool = True,
+    saved_rules: SavedRules | None = None,
+    rules_name: str | None = None,
 ) -> Game:
     """A whole game with all its deals at once (an import, the demo club), checked by the engine.
 
     Raises GameRefused for the setup and DealRefused for a deal, before anything is saved.
+    `rules_name` names its rules where no saved rule set matches (a name from an import file).
     """
-    game = start_game(ruleset_key, sides, decks, house_rules, club, played_on, commit=False)
+    game = start_game(
+        ruleset_key,
+        sides,
+        decks,
+        house_rules,
+        club,
+        played_on,
+        commit=False,
+        saved_rules=saved_rules,
+    )
+    game.rules_name = rules_name or game.rules_name
     try:
         progress = engine.play(rules_of(game), game.decks, sides_of(game), deals)
     except DealRefused:

@@ -84,9 +84,8 @@ def finished_game(app, saved_id: int | None, played_on: str = "2024-03-07") -> i
             club=club,
             played_on=date.fromisoformat(played_on),
             commit=False,
+            saved_rules=saved,
         )
-        if saved is not None:
-            clubs.played_under(game, saved, saved.name)
         db.session.commit()
         return game.id
 
