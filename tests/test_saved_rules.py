@@ -622,3 +622,17 @@ def test_every_rule_set_form_needs_its_csrf_token(app, client):
     assert deleted.status_code == 302
     with app.app_context():
         assert clubs.club_by_slug(SLUG).saved_rules == []
+
+
+def test_a_game_under_saved_rules_is_headed_with_their_name(app, client):
+    """The scoreboard names the club's rules; a game on the plain preset keeps the preset's."""
+    saved_id = thursday(app, client)
+    under = finished_game(app, saved_id)
+    plain = finished_game(app, None)
+    heading = re.compile(r"<h1>([^<]*)<span")
+    assert heading.search(client.get(link(client, under)).get_data(as_text=True)).group(
+        1
+    ).strip() == ("Thursday rules")
+    assert heading.search(client.get(link(client, plain)).get_data(as_text=True)).group(
+        1
+    ).strip() == ("Club individual")
