@@ -37,6 +37,19 @@ GOING_OUT = {
     "melded_cards": {"black_three": 7, "joker": 4, "two": 4, "ace": 14, "eight_to_king": 14},
 }
 
+# The same deal as typed on the deal form, side 0's figures.
+GOING_OUT_ON_THE_FORM = {
+    "s0-books-clean": "2",
+    "s0-books-black_threes": "1",
+    "s0-books-dirty": "1",
+    "s0-books-wild": "1",
+    "s0-melded_cards-black_three": "7",
+    "s0-melded_cards-joker": "4",
+    "s0-melded_cards-two": "4",
+    "s0-melded_cards-ace": "14",
+    "s0-melded_cards-eight_to_king": "14",
+}
+
 
 def post_deal(client, game_id: int, *scores):
     return client.post(
@@ -59,18 +72,7 @@ def test_black_threes_book_by_count_through_the_api(client, decks):
 def test_black_threes_book_by_count_through_the_deal_form(client):
     """The same deal typed on the phone's form is saved with the same totals."""
     game_id = api_game(client, "cutthroat", TWO_TEAMS, decks=4)
-    figures = {
-        "s0-books-clean": "2",
-        "s0-books-black_threes": "1",
-        "s0-books-dirty": "1",
-        "s0-books-wild": "1",
-        "s0-melded_cards-black_three": "7",
-        "s0-melded_cards-joker": "4",
-        "s0-melded_cards-two": "4",
-        "s0-melded_cards-ace": "14",
-        "s0-melded_cards-eight_to_king": "14",
-        "s1-melded_points": "100",
-    }
+    figures = {**GOING_OUT_ON_THE_FORM, "s1-melded_points": "100"}
     saved = deal_by_form(client, game_id, figures, went_out="0")
     assert saved.status_code == 302, text(saved)
     assert [side["total"] for side in api_state(client, game_id)["sides"]] == [4135, 100]
@@ -89,18 +91,7 @@ def test_too_many_black_threes_named_at_every_figure_that_counted(client):
         (0, "melded_cards.black_three"),
         (1, "leftover_cards.black_three"),
     }
-    figures = {
-        "s0-books-clean": "2",
-        "s0-books-black_threes": "1",
-        "s0-books-dirty": "1",
-        "s0-books-wild": "1",
-        "s0-melded_cards-black_three": "7",
-        "s0-melded_cards-joker": "4",
-        "s0-melded_cards-two": "4",
-        "s0-melded_cards-ace": "14",
-        "s0-melded_cards-eight_to_king": "14",
-        "s1-leftover_cards-black_three": "2",
-    }
+    figures = {**GOING_OUT_ON_THE_FORM, "s1-leftover_cards-black_three": "2"}
     page = deal_by_form(client, game_id, figures, went_out="0")
     assert page.status_code == 422
     html = page.get_data(as_text=True)

@@ -6,12 +6,12 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import BooleanField, DateField, Field, IntegerField, SelectField, StringField
+from wtforms import BooleanField, DateField, IntegerField, SelectField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from ..rules import RuleSet, knobs, overrides_from
-from ..rules.terms import MAX_CLUB_NAME, MAX_NAME, MELDED_BLACK_THREES, MELDED_BLACK_THREES_LABEL
-from .forms import FigureField, VisibleName, knob_field
+from ..rules import RuleSet
+from ..rules.terms import MAX_CLUB_NAME, MAX_NAME
+from .forms import VisibleName, house_rule_fields
 
 CLUB_NAME = [DataRequired(), Length(max=MAX_CLUB_NAME), VisibleName()]
 NAME = [DataRequired(), Length(max=MAX_NAME), VisibleName()]
@@ -90,26 +90,8 @@ class SavedRulesForm(FlaskForm):
 
 def saved_rules_form(preset: RuleSet, shown: RuleSet, formdata: Any = None) -> SavedRulesForm:
     """The form for a saved rule set of this preset, its numbers filled in from `shown`."""
-    attrs: dict[str, Field] = {}
-    for knob in knobs(shown):
-        attrs[knob_field(knob.path)] = FigureField(knob.label, default=str(knob.value))
-    attrs[knob_field("melded_black_threes")] = SelectField(
-        MELDED_BLACK_THREES_LABEL,
-        choices=list(MELDED_BLACK_THREES.items()),
-        default=shown.melded_black_threes,
-    )
-    form_class = type("SavedRulesForm", (SavedRulesForm,), attrs)
+    form_class = type("SavedRulesForm", (SavedRulesForm,), house_rule_fields(shown))
     return form_class(formdata=formdata)
-
-
-def house_rules_of(form: SavedRulesForm, preset: RuleSet) -> dict[str, Any]:
-    """The overrides the form's numbers make of the preset (a blank number keeps the preset's)."""
-    values = {k.path: form[knob_field(k.path)].number for k in knobs(preset)}
-    overrides = overrides_from(preset, values)
-    threes = form[knob_field("melded_black_threes")].data
-    if threes != preset.melded_black_threes:
-        overrides["melded_black_threes"] = threes
-    return overrides
 
 
 class DefaultRulesForm(FlaskForm):

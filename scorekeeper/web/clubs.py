@@ -36,10 +36,9 @@ from .club_forms import (
     SeasonForm,
     SettingsForm,
     StandingsFilter,
-    house_rules_of,
     saved_rules_form,
 )
-from .forms import knob_field
+from .forms import house_rules_of, knob_field
 from .rulecards import PLAYER_COUNTS
 
 bp = Blueprint("clubs", __name__, url_prefix="/clubs")

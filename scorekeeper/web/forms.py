@@ -106,15 +106,33 @@ def new_game_form(
         attrs[f"side{index}_players"] = StringField(
             f"Side {index + 1} players", validators=[Length(max=MAX_PLAYERS_TEXT), VisibleName()]
         )
-    for knob in knobs(shown):
-        attrs[knob_field(knob.path)] = FigureField(knob.label, default=str(knob.value))
-    attrs[knob_field("melded_black_threes")] = SelectField(
+    attrs.update(house_rule_fields(shown))
+    form_class = type("NewGameForm", (SidesForm,), attrs)
+    return form_class(formdata=formdata)
+
+
+def house_rule_fields(shown: RuleSet) -> dict[str, Field]:
+    """A form field for every number a club may change, filled in from `shown`, and threes."""
+    fields: dict[str, Field] = {
+        knob_field(knob.path): FigureField(knob.label, default=str(knob.value))
+        for knob in knobs(shown)
+    }
+    fields[knob_field("melded_black_threes")] = SelectField(
         MELDED_BLACK_THREES_LABEL,
         choices=list(MELDED_BLACK_THREES.items()),
         default=shown.melded_black_threes,
     )
-    form_class = type("NewGameForm", (SidesForm,), attrs)
-    return form_class(formdata=formdata)
+    return fields
+
+
+def house_rules_of(form: FlaskForm, preset: RuleSet) -> dict[str, Any]:
+    """The overrides the form's numbers make of the preset (a blank number keeps the preset's)."""
+    values = {k.path: form[knob_field(k.path)].number for k in knobs(preset)}
+    overrides = overrides_from(preset, values)
+    threes = form[knob_field("melded_black_threes")].data
+    if threes != preset.melded_black_threes:
+        overrides["melded_black_threes"] = threes
+    return overrides
 
 
 def knob_field(path: str) -> str:

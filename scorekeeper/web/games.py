@@ -36,6 +36,7 @@ from .forms import (
     entries_data,
     field_name,
     fill,
+    house_rules_of,
     knob_field,
     new_game_form,
     rules_args,
@@ -84,11 +85,7 @@ def _new_game(club: Club | None):
     problems: list[str] = []
     if form.validate_on_submit():
         rows = [i for i in range(MAX_SIDES_ON_FORM) if _side_row(form, i)]
-        values = {k.path: form[knob_field(k.path)].number for k in engine.knobs(rules)}
-        overrides = engine.overrides_from(rules, values)
-        threes = form[knob_field("melded_black_threes")].data
-        if threes != rules.melded_black_threes:
-            overrides["melded_black_threes"] = threes
+        overrides = house_rules_of(form, rules)
         try:
             game = games.start_game(
                 key,
