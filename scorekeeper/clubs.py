@@ -13,8 +13,7 @@ from typing import Any
 
 from sqlalchemy import delete, func, select, update
 
-from . import figures
-from . import rules as engine
+from . import figures, games
 from .accounts import organiser_named
 from .db import db
 from .models import (
@@ -30,7 +29,7 @@ from .models import (
     Side,
 )
 from .names import name_problem
-from .rules import RulesError, RuleSet
+from .rules import Refusal, RuleSet
 from .rules.house import off_the_fives
 from .rules.terms import MAX_CLUB_NAME, MAX_NAME
 
@@ -324,15 +323,18 @@ def _saved_name(club: Club, name: str, saved: SavedRules | None) -> str:
 
 def _check_rules(ruleset: str, overrides: dict[str, Any]) -> RuleSet:
     """The preset with these house rules, or RulesRefused naming each rule (as a new game)."""
-    if ruleset not in engine.PRESETS:
-        known = ", ".join(engine.PRESETS)
-        raise RulesRefused([("", f"No rule set '{ruleset}'; try {known}.")])
     try:
-        rules = engine.ruleset(ruleset, overrides or None)
-    except RulesError as exc:
-        raise RulesRefused(list(zip(exc.rules, exc.messages, strict=True))) from exc
+        rules = games.rules_for(ruleset, overrides)
+    except games.GameRefused as exc:
+        raise RulesRefused([_rule_problem(r) for r in exc.refusals]) from exc
     # Points off the fives would be refused when a game starts from these rules: refused now.
     off = off_the_fives(rules)
     if off:
         raise RulesRefused(off)
     return rules
+
+
+def _rule_problem(refusal: Refusal) -> tuple[str, str]:
+    """A refusal of a house rule as (the rule's path, or "" for none; the message)."""
+    path = refusal.figures[0][1] if refusal.figures else ""
+    return path.removeprefix("rules.") if path.startswith("rules.") else "", refusal.message

@@ -271,6 +271,24 @@ def changed_rules(game: Game) -> list[tuple[str, str, str]]:
 # --- starting, recording and deleting ------------------------------------------------------
 
 
+def rules_for(ruleset_key: str, house_rules: Any) -> RuleSet:
+    """A preset with house rules, or GameRefused naming the preset or each rule at fault.
+
+    `house_rules` is taken as sent: the engine refuses anything but named rules and values.
+    """
+    if ruleset_key not in engine.PRESETS:
+        known = ", ".join(engine.PRESETS)
+        raise GameRefused([Refusal(None, "ruleset", f"No rule set '{ruleset_key}'; try {known}.")])
+    try:
+        return engine.ruleset(ruleset_key, house_rules or None)
+    except RulesError as exc:
+        refusals = [
+            Refusal(None, "rules", message, ((None, f"rules.{rule}" if rule else "rules"),))
+            for message, rule in zip(exc.messages, exc.rules, strict=True)
+        ]
+        raise GameRefused(refusals) from exc
+
+
 def start_game(
     ruleset_key: str,
     sides: Sequence[SideSetup],
@@ -289,17 +307,7 @@ def start_game(
     `saved_rules` is the club's saved rule set the game starts from: the caller passes its
     preset and numbers, which the game keeps; `first_dealer` is the seat of the first dealer.
     """
-    if ruleset_key not in engine.PRESETS:
-        known = ", ".join(engine.PRESETS)
-        raise GameRefused([Refusal(None, "ruleset", f"No rule set '{ruleset_key}'; try {known}.")])
-    try:
-        rules = engine.ruleset(ruleset_key, house_rules)
-    except RulesError as exc:
-        refusals = [
-            Refusal(None, "rules", message, ((None, f"rules.{rule}" if rule else "rules"),))
-            for message, rule in zip(exc.messages, exc.rules, strict=True)
-        ]
-        raise GameRefused(refusals) from exc
+    rules = rules_for(ruleset_key, house_rules)
     players = sum(max(1, len(side.players)) for side in sides)
     if decks is None:
         decks = rules.decks_for(players)
@@ -473,7 +481,7 @@ def play_again(game: Game) -> Game:
         game.club,
         commit=False,
         saved_rules=saved,
-        first_dealer=(game.first_dealer + len(game.deals)) % len(seats),
+        first_dealer=engine.dealer_seat(seats, game.first_dealer, len(game.deals) + 1),
     )
     # Matched by the member itself, not by name: a member renamed since is still that member.
     for side, old_side in zip(again.sides, game.sides, strict=True):

@@ -23,7 +23,7 @@ from .game import (
 from .house import Knob, knobs, overrides_from
 from .presets import PRESETS, ruleset
 from .ruleset import RulesError, RuleSet
-from .seating import Seat, dealer, seating
+from .seating import Seat, dealer, dealer_seat, seating
 from .terms import BOOK_KINDS, BOOK_LABELS, CARD_CATEGORIES, CARD_LABELS
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "RulesError",
     "Seat",
     "dealer",
+    "dealer_seat",
     "seating",
     "Side",
     "SideScore",

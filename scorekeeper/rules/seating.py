@@ -28,6 +28,11 @@ def seating(players_by_side: Sequence[Sequence[str]]) -> list[Seat]:
     return seats
 
 
+def dealer_seat(seats: Sequence[Seat], first_dealer: int, deal_number: int) -> int:
+    """The seat (from 0) that deals the given deal: the first dealer's, then one more each deal."""
+    return (first_dealer + deal_number - 1) % len(seats)
+
+
 def dealer(seats: Sequence[Seat], first_dealer: int, deal_number: int) -> Seat:
     """Who deals the given deal: the first dealer, then the next seat to the left each deal."""
-    return seats[(first_dealer + deal_number - 1) % len(seats)]
+    return seats[dealer_seat(seats, first_dealer, deal_number)]

@@ -332,7 +332,7 @@ def _answer(
 
 def _dealer(game: Game, seats: list[engine.Seat], number: int) -> dict[str, Any]:
     """Who deals a deal: the seat's number (from 0), its side and its player."""
-    seat = (game.first_dealer + number - 1) % len(seats)
+    seat = engine.dealer_seat(seats, game.first_dealer, number)
     return {"seat": seat, "side": seats[seat].side, "player": seats[seat].player}
 
 
@@ -422,13 +422,19 @@ def game_state(game: Game, progress: Progress | None = None, deals_from: int = 1
     }
 
 
-@bp.get("/clubs/<slug>/standings", endpoint="standings")
-def club_standings(slug: str):
-    """A club's standings: `season` (id, or "all"), `from`, `to`, `ruleset`; as the page shows."""
+def _club_to_read(slug: str) -> Club:
+    """The club whose records a request reads: 404 if none, refused as its pages are."""
     club = clubs.club_by_slug(slug)
     if club is None:
         abort(404)
     require(club, Level.READ)
+    return club
+
+
+@bp.get("/clubs/<slug>/standings", endpoint="standings")
+def club_standings(slug: str):
+    """A club's standings: `season` (id, or "all"), `from`, `to`, `ruleset`; as the page shows."""
+    club = _club_to_read(slug)
     chosen = _standings_filters(club)
     return jsonify(
         [
@@ -450,10 +456,7 @@ def club_standings(slug: str):
 @bp.get("/clubs/<slug>/rule-sets", endpoint="rule_sets")
 def club_rule_sets(slug: str):
     """A club's saved rule sets, each with the rules in force; as the standings, who may see."""
-    club = clubs.club_by_slug(slug)
-    if club is None:
-        abort(404)
-    require(club, Level.READ)
+    club = _club_to_read(slug)
     return jsonify(
         [
             {
