@@ -59,7 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from . import cli, compress, errors, security
     from .db import db, migrate
-    from .web import accounts, api, games, home, live, rulecards
+    from .web import accounts, api, games, home, lines, live, rulecards
     from .web import clubs as club_pages
 
     db.init_app(app)
@@ -82,7 +82,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     # Before every view and before the CSRF check: a game's routes open only with its secret.
     app.url_value_preprocessor(open_game_link)
-    for blueprint in (home.bp, games.bp, live.bp, rulecards.bp, api.bp, accounts.bp, club_pages.bp):
+    for blueprint in (
+        home.bp,
+        games.bp,
+        lines.bp,
+        live.bp,
+        rulecards.bp,
+        api.bp,
+        accounts.bp,
+        club_pages.bp,
+    ):
         app.register_blueprint(blueprint)
     _login(app)
     errors.register(app)
@@ -131,6 +140,7 @@ def _template_globals(app: Flask) -> None:
     from .access import may_correct, may_delete, may_enter
     from .live import version_of
     from .rules import terms
+    from .rules.deal import line_summary
 
     app.jinja_env.globals.update(
         card_labels=terms.CARD_LABELS,
@@ -147,6 +157,8 @@ def _template_globals(app: Flask) -> None:
         may_enter=may_enter,
         live_version=version_of,
     )
+    # `entry|line_summary(rules)`: a side's line read back in one sentence.
+    app.add_template_filter(lambda entry, rules: line_summary(rules, entry), "line_summary")
 
 
 def _sqlite_pragmas(app: Flask) -> None:

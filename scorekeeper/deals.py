@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
@@ -20,7 +20,7 @@ from . import access, figures, games
 from . import rules as engine
 from .access import Level
 from .db import db
-from .models import Deal, DealScore, Game, Side
+from .models import Deal, DealPart, DealScore, Game, Side
 from .rules import DealEntry, DealRefused, Progress, Refusal
 from .rules.game import DealLimitReached, deal_limit_reached
 
@@ -97,6 +97,17 @@ class ChangedMeanwhile:
 
 
 @dataclass(frozen=True)
+class LinesArrived:
+    """Sides' own lines came in (or changed) after the whole deal's form was opened: nothing saved.
+
+    The person sees them beside their figures, and saves theirs or takes the lines in.
+    """
+
+    number: int
+    token: str
+
+
+@dataclass(frozen=True)
 class Refused:
     """Figures the rules refuse, or a request that cannot stand; every reason; nothing saved."""
 
@@ -142,6 +153,7 @@ Outcome = (
     | LimitReached
     | NotAllowed
     | NoSuchDeal
+    | LinesArrived
 )
 
 
@@ -154,11 +166,14 @@ def enter_deal(
     scores: Any,
     key: str | None = None,
     opened_for: int | None = None,
+    lines_seen: str | None = None,
 ) -> Outcome:
     """Score and save the next deal from one entry per side (JSON-like), or say why not.
 
     `key` makes a resent submission harmless; `opened_for` is the deal number the form was
-    opened for, so that a deal another phone saved meanwhile is shown, never saved over.
+    opened for, so that a deal another phone saved meanwhile is shown, never saved over;
+    `lines_seen` is the token of the sides' own lines the form was opened with (`lines_token`),
+    so that a line sent since is shown, never saved over. The sides' lines go with the deal.
     """
     if not access.may_enter(game, level):
         return NotAllowed(access.TO_ENTER)
@@ -168,9 +183,14 @@ def enter_deal(
     recorded = deal_with_key(game, key) if key else None
     if recorded is not None:
         return _replayed(recorded, key, sent)
+    lock(game)
     so_far = games.progress_of(game)
     if opened_for is not None and opened_for != so_far.next_deal:
         return SavedMeanwhile(opened_for)
+    if lines_seen is not None:
+        now = lines_token(so_far.next_deal, lines_in(game, so_far.next_deal).values())
+        if now != lines_seen:
+            return LinesArrived(so_far.next_deal, now)
     if so_far.finished:
         return Ended([engine.game_over(games.sides_of(game), so_far)])
     full = deal_limit_reached(games.rules_of(game), so_far)
@@ -283,9 +303,39 @@ def _insert_deal(
     set_committed_value(game, "finished_at", finished)
     set_committed_value(game, "updated_at", now)
     figures.keep_member_results(game, progress.finished)
+    db.session.execute(delete(DealPart).where(DealPart.game_id == game.id))
     db.session.commit()
     games.keep_progress(game, progress)
     return deal
+
+
+# --- the next deal's writers, one at a time; the sides' own lines of it ------------------------
+
+
+def lock(game: Game) -> None:
+    """Take the game's next deal for this transaction: its other writers wait their turn.
+
+    A row lock on PostgreSQL, so that two last lines (`parts.send_line`) arriving at once on
+    two app processes are taken in turn and the second sees the first. SQLite's write
+    transactions are taken one at a time already (BEGIN IMMEDIATE, db.py).
+    """
+    db.session.execute(select(Game.id).where(Game.id == game.id).with_for_update())
+    # A deal saved by another process since the game was read is seen from here on.
+    saved = db.session.execute(select(func.count(Deal.id)).where(Deal.game_id == game.id))
+    if saved.scalar_one() != len(game.deals):
+        db.session.refresh(game, ["deals", "finished_at"])
+
+
+def lines_in(game: Game, number: int) -> dict[int, DealPart]:
+    """The sides' own lines in for deal `number`, by side position."""
+    query = select(DealPart).where(DealPart.game_id == game.id, DealPart.deal_number == number)
+    return {row.side_position: row for row in db.session.execute(query).scalars()}
+
+
+def lines_token(number: int, rows: Any) -> str:
+    """A token that changes whenever a side's line of deal `number` comes in or changes."""
+    versions = sorted((row.side_position, row.version) for row in rows)
+    return f"{number}:" + ",".join(f"{side}.{version}" for side, version in versions)
 
 
 # --- correcting a deal ---------------------------------------------------------------------

@@ -7,8 +7,10 @@ from .deal import (
     Side,
     SideScore,
     check_deal,
+    check_lines,
     score_deal,
     score_side,
+    sides_involved,
 )
 from .game import (
     DealResult,
@@ -48,6 +50,7 @@ __all__ = [
     "Side",
     "SideScore",
     "check_deal",
+    "check_lines",
     "check_setup",
     "correct_deal",
     "extend",
@@ -58,4 +61,5 @@ __all__ = [
     "ruleset",
     "score_deal",
     "score_side",
+    "sides_involved",
 ]

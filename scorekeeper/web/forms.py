@@ -150,6 +150,9 @@ class DealForm(FlaskForm):
     number = HiddenField()
     # One per form shown: the same form sent twice (double tap, back button) saves once.
     idempotency_key = HiddenField()
+    # The sides' own lines the form was opened with (deals.lines_token): a line sent from a
+    # side's phone meanwhile is shown before this form saves over it.
+    lines = HiddenField()
 
 
 def field_name(side: int, figure: str) -> str:

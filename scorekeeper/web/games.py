@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
-from .. import access, clubs, deals, games
+from .. import access, clubs, deals, games, parts
 from .. import rules as engine
 from ..models import Club, Deal, Game
 from ..rules import DealRefused, Refusal
@@ -187,6 +187,7 @@ def _scoreboard_page(game: Game, level: Level, problems: Sequence[str] = (), sta
     dealers = [
         engine.dealer(table, game.first_dealer, n).player for n in range(1, progress.next_deal + 1)
     ]
+    lines = parts.lines_of(game)
     choose = FirstDealerForm(formdata=None, seat=str(game.first_dealer))
     choose.seat.choices = [(str(i), seat.player) for i, seat in enumerate(table)]
     return render_template(
@@ -206,6 +207,8 @@ def _scoreboard_page(game: Game, level: Level, problems: Sequence[str] = (), sta
         may_start=level >= Level.TABLE,
         summary=games.summary_text(game) if progress.finished else None,
         rules_link=_rules_link(game),
+        lines=lines,
+        running=parts.running(game, lines) if any(line.is_in for line in lines) else None,
     ), status
 
 
@@ -321,10 +324,24 @@ def new_deal(game_id: int):
     problems: list[str] = []
     if form.validate_on_submit():
         scores = _scores(form, game)
-        outcome = deals.enter_deal(game, level, scores, form.idempotency_key.data, opened_for)
+        outcome = deals.enter_deal(
+            game, level, scores, form.idempotency_key.data, opened_for, form.lines.data or None
+        )
         match outcome:
             case deals.Refused(refusals):
-                problems = _place(form, refusals)
+                problems = place(form, refusals)
+            case deals.LinesArrived(number, token):
+                form.lines.data = token
+                lines = [line for line in parts.lines_of(game) if line.is_in]
+                return _deal_page(
+                    game,
+                    form,
+                    number,
+                    games.progress_of(game).minimums,
+                    [],
+                    arrived=lines,
+                    status=409,
+                )
             case deals.KeyReused(deal):
                 # This form (its hidden key) saved a deal already, with other figures: the
                 # page came back from the browser's history and was changed. Nothing is
@@ -343,7 +360,18 @@ def new_deal(game_id: int):
     # A form sent back with a typo keeps the deal it was opened for, so that a deal saved
     # meanwhile is still shown before this one is saved.
     form.number.data = str(opened_for or progress.next_deal)
-    return _deal_page(game, form, progress.next_deal, progress.minimums, problems)
+    filled = []
+    if request.method == "GET":
+        filled = _fill_from_lines(game, form)
+    return _deal_page(game, form, progress.next_deal, progress.minimums, problems, filled=filled)
+
+
+def _fill_from_lines(game: Game, form: DealForm) -> list[parts.Line]:
+    """Start the whole deal's form from the lines the sides have sent from their own phones."""
+    lines = parts.lines_of(game)
+    form.lines.data = parts.token(game)
+    fill(form, [line.entry.to_dict() if line.entry is not None else {} for line in lines])
+    return [line for line in lines if line.is_in]
 
 
 def _entered(game: Game, form: DealForm, outcome: deals.Outcome):
@@ -432,7 +460,7 @@ def edit_deal(game_id: int, number: int):
             case deals.ChangedMeanwhile(deal):
                 return _conflict(game, deal, form, scores)
             case deals.Refused(refusals):
-                problems = _place(form, refusals)
+                problems = place(form, refusals)
             case _:
                 abort(404)  # the deal or the right to correct it went meanwhile
     minimums = games.progress_of(game).deals[number - 1].minimums
@@ -484,7 +512,12 @@ def preview(game_id: int, number: int | None = None):
             problems = [r.message for r in exc.refusals]
     else:
         problems = [e for errors in form.errors.values() for e in errors]
-    return render_template("_breakdown.html", game=game, result=result, problems=problems)
+    # A side's own line (web/lines.py) shows that side's breakdown only.
+    only = request.form.get("only", "")
+    shown = [int(only)] if only.isdigit() and int(only) < len(game.sides) else None
+    return render_template(
+        "_breakdown.html", game=game, result=result, problems=problems, only=shown
+    )
 
 
 def _form(game: Game) -> DealForm:
@@ -500,7 +533,7 @@ def _scores(form: DealForm, game: Game) -> list[dict[str, Any]]:
     return entries_data(form, games.rules_of(game), len(game.sides))
 
 
-def _place(form: DealForm, refusals: Sequence[Refusal]) -> list[str]:
+def place(form: DealForm, refusals: Sequence[Refusal]) -> list[str]:
     """Put each refusal beside its field; return those that belong to the whole deal."""
     general = []
     for refusal in refusals:

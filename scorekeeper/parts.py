@@ -1,0 +1,257 @@
+"""Each side enters its own line of the next deal, on its own phone, at the same time.
+
+A side's line is kept as that side's part of the next deal (a draft, not a deal). When the last
+side's line arrives, the deal is checked as a whole and saved once, by `deals.enter_deal`,
+whichever phone sent last. Every write to a game's next deal (a line, or a whole deal from one
+phone) first locks the game's row, so two last lines arriving at once on two app processes are
+taken in turn: the second sees the first and saves the deal; the deal table's one row per
+number is the last guard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete
+
+from . import access, deals, games
+from . import rules as engine
+from .db import db
+from .models import DealPart, Game
+from .rules import DealEntry, DealRefused, Refusal
+from .rules.game import deal_limit_reached
+from .rules.terms import MAX_DEVICE_NAME
+
+# How far ahead of the server's clock a phone's "entered at" may be before it is taken as the
+# server's own time: a phone whose clock runs fast must not win every tie for a side's line.
+CLOCK_SLACK = timedelta(seconds=5)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One side's line of the next deal as the table sees it: in (with its figures) or not yet."""
+
+    side: int
+    name: str
+    entry: DealEntry | None = None
+    sent_by: str | None = None
+    mine: bool = False
+    problem: str | None = None
+    entered_at: datetime | None = None
+
+    @property
+    def is_in(self) -> bool:
+        """Whether the side has sent its line."""
+        return self.entry is not None
+
+    def as_json(self) -> dict[str, Any]:
+        """The line as the live answer and the API give it."""
+        return {
+            "side": self.side,
+            "name": self.name,
+            "in": self.is_in,
+            "sent_by": self.sent_by,
+            "mine": self.mine,
+            "problem": self.problem,
+            "entry": self.entry.to_dict() if self.entry is not None else None,
+        }
+
+
+# --- outcomes (besides deals.Saved, Refused, SavedMeanwhile, Ended, LimitReached, NotAllowed) --
+
+
+@dataclass(frozen=True)
+class LineKept:
+    """The side's line is in; the deal waits for the other sides' lines."""
+
+    number: int
+    lines: list[Line]
+
+
+@dataclass(frozen=True)
+class LaterLineKept:
+    """Another phone sent a line for this side entered later than this one: it stands."""
+
+    line: Line
+    number: int
+
+    @property
+    def message(self) -> str:
+        """In words for the person, or the client."""
+        when = self.line.entered_at.strftime("%H:%M:%S") if self.line.entered_at else "later"
+        return (
+            f"{self.line.sent_by} sent a line for {self.line.name} entered after yours (at "
+            f"{when} UTC), so theirs is kept and yours was not. Send yours again to put it in "
+            "place of theirs."
+        )
+
+
+@dataclass(frozen=True)
+class NoSuchSide:
+    """A line for a side the game does not have."""
+
+    side: int
+
+
+Outcome = deals.Outcome | LineKept | LaterLineKept | NoSuchSide
+
+
+# --- reading the lines in ------------------------------------------------------------------
+
+
+def lines_of(game: Game, device: str | None = None) -> list[Line]:
+    """Every side's line of the next deal: in, with who sent it, or not yet."""
+    number = games.progress_of(game).next_deal
+    return lines_from(game, deals.lines_in(game, number), device)
+
+
+def lines_from(game: Game, rows: Mapping[int, DealPart], device: str | None = None) -> list[Line]:
+    """The lines, one per side, from the rows in."""
+    lines = []
+    for side in game.sides:
+        row = rows.get(side.position)
+        if row is None:
+            lines.append(Line(side.position, side.name))
+            continue
+        lines.append(
+            Line(
+                side.position,
+                side.name,
+                DealEntry.from_dict(row.entry),
+                row.sent_by,
+                bool(device) and row.device == device,
+                row.problem,
+                row.entered_at,
+            )
+        )
+    return lines
+
+
+def token(game: Game) -> str:
+    """A token that changes whenever a line of the next deal comes in or changes."""
+    number = games.progress_of(game).next_deal
+    return deals.lines_token(number, deals.lines_in(game, number).values())
+
+
+def running(game: Game, lines: Sequence[Line]) -> list[engine.SideScore]:
+    """What each line in so far scores in the deal (a side not in counts as a blank line)."""
+    entries = [line.entry or DealEntry() for line in lines]
+    rules, sides = games.rules_of(game), games.sides_of(game)
+    return engine.score_deal(rules, game.decks, sides, entries, check=False)
+
+
+# --- sending a line ------------------------------------------------------------------------
+
+
+def send_line(
+    game: Game,
+    level: access.Level,
+    side: int,
+    data: Any,
+    *,
+    opened_for: int | None = None,
+    device: str | None = None,
+    sent_by: str = "Someone",
+    entered_at: datetime | None = None,
+) -> Outcome:
+    """Keep one side's line of the next deal, and save the deal when it is the last one in."""
+    if not access.may_enter(game, level):
+        return deals.NotAllowed(access.TO_ENTER)
+    if not 0 <= side < len(game.sides):
+        return NoSuchSide(side)
+    name = game.sides[side].name
+    try:
+        entry = DealEntry.from_dict(data, side)
+    except DealRefused as exc:
+        return deals.Refused(
+            [Refusal(r.side, r.field, f"{name}: {r.message}", r.inputs) for r in exc.refusals]
+        )
+    deals.lock(game)
+    so_far = games.progress_of(game)
+    if opened_for is not None and opened_for != so_far.next_deal:
+        return deals.SavedMeanwhile(opened_for)
+    if so_far.finished:
+        return deals.Ended([engine.game_over(games.sides_of(game), so_far)])
+    full = deal_limit_reached(games.rules_of(game), so_far)
+    if full is not None:
+        return deals.LimitReached([full])
+    number = so_far.next_deal
+    now = games.now()
+    when = now if entered_at is None or entered_at > now + CLOCK_SLACK else entered_at
+    rows = deals.lines_in(game, number)
+    current = rows.get(side)
+    if current is not None and _aware(current.entered_at) > when:
+        if current.entry == entry.to_dict() or (device and current.device == device):
+            return LineKept(number, lines_from(game, rows, device))  # nothing new from this phone
+        return LaterLineKept(lines_from(game, rows, device)[side], number)
+    lines = {position: DealEntry.from_dict(row.entry) for position, row in rows.items()}
+    lines[side] = entry
+    refusals = engine.check_lines(games.rules_of(game), game.decks, games.sides_of(game), lines)
+    _flag(rows, refusals, len(game.sides), side)
+    mine = [r for r in refusals if side in engine.sides_involved(r, len(game.sides))]
+    if mine:
+        db.session.commit()  # the other sides' flags; this line is not kept
+        return deals.Refused(mine)
+    _keep(game, rows, side, entry, device, sent_by, when, number)
+    if len(rows) < len(game.sides):
+        db.session.commit()
+        return LineKept(number, lines_from(game, rows, device))
+    # The last line: the whole deal, saved once (enter_deal deletes the lines as it saves).
+    scores = [rows[s.position].entry for s in game.sides]
+    outcome = deals.enter_deal(game, level, scores, opened_for=number)
+    if not isinstance(outcome, deals.Saved):
+        db.session.rollback()  # the lines checked out, so this is not expected: nothing half-kept
+    return outcome
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives back a naive time for what was stored as UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=games.now().tzinfo)
+
+
+def _flag(
+    rows: Mapping[int, DealPart], refusals: Sequence[Refusal], sides: int, sender: int
+) -> None:
+    """Mark each other side's line with what the deal meets because of it (or clear it)."""
+    for position, row in rows.items():
+        if position == sender:
+            continue
+        said = [r.message for r in refusals if position in engine.sides_involved(r, sides)]
+        problem = " ".join(said) or None
+        if problem != row.problem:
+            row.problem = problem
+            row.version += 1
+
+
+def _keep(
+    game: Game,
+    rows: dict[int, DealPart],
+    side: int,
+    entry: DealEntry,
+    device: str | None,
+    sent_by: str,
+    when: datetime,
+    number: int,
+) -> DealPart:
+    """Put the side's line in (in place of its earlier one); flushed, not committed."""
+    row = rows.get(side)
+    if row is None:
+        # A line left from a deal since saved goes: one row per side.
+        db.session.execute(
+            delete(DealPart).where(DealPart.game_id == game.id, DealPart.side_position == side)
+        )
+        row = DealPart(game_id=game.id, side_position=side, version=0)
+        db.session.add(row)
+        rows[side] = row
+    row.deal_number = number
+    row.entry = entry.to_dict()
+    row.sent_by = sent_by[:MAX_DEVICE_NAME]
+    row.device = device
+    row.entered_at = when
+    row.version = (row.version or 0) + 1
+    row.problem = None
+    db.session.flush()
+    return row

@@ -1,0 +1,147 @@
+"""Each side enters its own line of the next deal on its own phone (the service: parts.py)."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import UTC, datetime
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user
+
+from .. import access, deals, games, parts
+from ..models import Game
+from ..names import cleaned
+from ..rules.game import deal_limit_reached
+from ..rules.terms import MAX_DEVICE_NAME
+from .access import game_or_404, refuse, require_game, table_level
+from .forms import DealForm, deal_form, entries_data, field_name, fill
+from .games import place
+
+bp = Blueprint("lines", __name__)
+DEVICE = re.compile(r"[0-9a-f]{32}")
+NUMBER = re.compile(r"[1-9][0-9]{0,8}")
+# When the line was entered, as the phone's clock gives it: milliseconds since 1970.
+MILLISECONDS = re.compile(r"[0-9]{1,15}")
+
+
+@bp.route("/t/<secret>/deals/next/<int:side>", methods=["GET", "POST"])
+def line(game_id: int, side: int):
+    """One side's line of the next deal; the deal is saved when every side's line is in."""
+    game = game_or_404(game_id)
+    level = require_game(game, access.TO_ENTER)
+    if not 0 <= side < len(game.sides):
+        abort(404)
+    form = deal_form(games.rules_of(game), [s.name for s in game.sides], request.form or None)
+    raw = form.number.data or ""
+    opened_for = int(raw) if NUMBER.fullmatch(raw) else None
+    if not DEVICE.fullmatch(form.idempotency_key.data or ""):
+        form.idempotency_key.data = uuid.uuid4().hex
+    problems: list[str] = []
+    if form.validate_on_submit():
+        entry = entries_data(form, games.rules_of(game), len(game.sides))[side]
+        outcome = parts.send_line(
+            game, level, side, entry, opened_for=opened_for, **_sender(request.form)
+        )
+        match outcome:
+            case deals.Refused(refusals):
+                problems = place(form, refusals)
+            case parts.LaterLineKept():
+                return _line_page(game, form, side, [], later=outcome, status=409)
+            case deals.SavedMeanwhile(number):
+                return _meanwhile(game, form, side, number)
+            case _:
+                return _sent(game, side, outcome)
+    elif request.method == "GET":
+        progress = games.progress_of(game)
+        if progress.finished or deal_limit_reached(games.rules_of(game), progress):
+            return _sent(game, side, deals.Ended([]))
+        # The side's line as sent so far, to change until the deal is saved.
+        mine = parts.lines_of(game)[side]
+        if mine.entry is not None:
+            fill(form, [{} if i != side else mine.entry.to_dict() for i in range(side + 1)])
+    form.number.data = str(opened_for or games.progress_of(game).next_deal)
+    return _line_page(game, form, side, problems)
+
+
+def _sender(sent) -> dict:
+    """Which phone sent the line, who the table knows it as, and when it was entered there."""
+    device = sent.get("device", "")
+    name = cleaned(sent.get("sent_by", ""))[:MAX_DEVICE_NAME].strip()
+    if not name:
+        name = current_user.username if current_user.is_authenticated else "Someone"
+    millis = sent.get("entered_at", "")
+    entered_at = None
+    if MILLISECONDS.fullmatch(millis):
+        try:
+            entered_at = datetime.fromtimestamp(int(millis) / 1000, UTC)
+        except (OverflowError, OSError, ValueError):
+            entered_at = None  # no moment any phone's clock shows: taken as now
+    return {
+        "device": device if DEVICE.fullmatch(device) else None,
+        "sent_by": name,
+        "entered_at": entered_at,
+    }
+
+
+def _sent(game: Game, side: int, outcome: parts.Outcome):
+    """Where the phone goes once its line is sent (or cannot be)."""
+    board = url_for("games.scoreboard", secret=game.secret)
+    name = game.sides[side].name
+    match outcome:
+        case parts.LineKept(number, lines):
+            waiting = [line.name for line in lines if not line.is_in]
+            flash(
+                f"{name}'s line for deal {number} is in. Waiting for "
+                f"{' and '.join(waiting)}; you can still change it."
+            )
+            return redirect(board + "#lines")
+        case deals.Saved(deal) | deals.AlreadySaved(deal):
+            flash(f"{name}'s line was the last one in: deal {deal.number} saved.")
+            return redirect(board + "#totals")
+        case deals.Ended():
+            flash("This game is over: no more deals can be entered.", "error")
+        case deals.LimitReached(refusals):
+            flash(" ".join(r.message for r in refusals), "error")
+        case deals.NotAllowed():
+            refuse(table_level(game.club))
+        case parts.NoSuchSide():
+            abort(404)
+    return redirect(board)
+
+
+def _meanwhile(game: Game, form: DealForm, side: int, opened_for: int):
+    """The deal this line was for was saved meanwhile: shown, and the figures kept (409)."""
+    progress = games.progress_of(game)
+    form.number.data = str(progress.next_deal)
+    full = deal_limit_reached(games.rules_of(game), progress)
+    return _line_page(
+        game,
+        form,
+        side,
+        [],
+        meanwhile=progress.deals[max(0, opened_for - 1) :],
+        over=progress.finished or full is not None,
+        status=409,
+    )
+
+
+def _line_page(
+    game: Game, form: DealForm, side: int, problems: list[str], status: int | None = None, **shown
+):
+    progress = games.progress_of(game)
+    lines = parts.lines_of(game)
+    return render_template(
+        "line.html",
+        game=game,
+        rules=games.rules_of(game),
+        form=form,
+        side=side,
+        number=progress.next_deal,
+        minimums=progress.minimums,
+        dealer=games.dealer_of(game, progress.next_deal).player,
+        lines=lines,
+        problems=problems,
+        field_name=field_name,
+        **shown,
+    ), status or (422 if request.method == "POST" else 200)
