@@ -139,6 +139,7 @@ def _template_globals(app: Flask) -> None:
     """The game's names and who may do what, for every template; a game's version."""
     from .access import may_correct, may_delete, may_enter
     from .live import version_of
+    from .parts import token
     from .rules import terms
     from .rules.deal import line_summary
 
@@ -156,6 +157,7 @@ def _template_globals(app: Flask) -> None:
         may_delete=may_delete,
         may_enter=may_enter,
         live_version=version_of,
+        live_lines=token,
     )
     # `entry|line_summary(rules)`: a side's line read back in one sentence.
     app.add_template_filter(lambda entry, rules: line_summary(rules, entry), "line_summary")

@@ -189,6 +189,9 @@ def enter_deal(
         return SavedMeanwhile(opened_for)
     if lines_seen is not None:
         now = lines_token(so_far.next_deal, lines_in(game, so_far.next_deal).values())
+        # A form opened before an earlier deal was saved knew of no line of this one.
+        if not lines_seen.startswith(f"{so_far.next_deal}:"):
+            lines_seen = lines_token(so_far.next_deal, [])
         if now != lines_seen:
             return LinesArrived(so_far.next_deal, now)
     if so_far.finished:

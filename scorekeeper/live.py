@@ -6,7 +6,7 @@ proxy answer alike; nothing is kept inside one process.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -14,7 +14,8 @@ from sqlalchemy import Row, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .db import db
-from .models import Deal, Entering, Game
+from .deals import lines_token
+from .models import Deal, DealPart, Entering, Game
 
 # A phone with the deal form open says so every few seconds (static/app.js); one not heard from
 # for this long has put the form away.
@@ -36,6 +37,12 @@ class TableState:
     deals: int
     finished: bool
     entering: list[tuple[str, int]]
+    # The sides' own lines of the next deal that are in (parts.py): who sent each, whether
+    # this phone did, and what the deal meets because of it.
+    parts: list[dict[str, Any]] = field(default_factory=list)
+    # Changes whenever a line comes in or changes (deals.lines_token): the scoreboard then
+    # shows the running breakdown again.
+    lines: str = ""
 
     def as_json(self) -> dict[str, Any]:
         """The body of the live answer."""
@@ -46,6 +53,8 @@ class TableState:
             "next_deal": self.deals + 1,
             "finished": self.finished,
             "entering": [{"name": name, "deal": deal} for name, deal in self.entering],
+            "parts": self.parts,
+            "lines": self.lines,
         }
 
 
@@ -62,7 +71,7 @@ def version_of(game: Game) -> str:
 def table_state(game_id: int, device: str | None, now: datetime | None = None) -> TableState | None:
     """The game's version and who else is entering its current deal; None if no such game.
 
-    Three small queries (after the one that opened the link), no ORM objects: every phone
+    Four small queries (after the one that opened the link), no ORM objects: every phone
     showing a game asks every second or two.
     """
     now = now or datetime.now(UTC)
@@ -90,7 +99,27 @@ def table_state(game_id: int, device: str | None, now: datetime | None = None) -
         query = query.where(Entering.device != device)
     entering = [(name, number) for name, number in db.session.execute(query)]
     finished = game.finished_at is not None
-    return TableState(game_id, game.club_id, version(deals, versions), deals, finished, entering)
+    lines = select(
+        DealPart.side_position,
+        DealPart.version,
+        DealPart.sent_by,
+        DealPart.device,
+        DealPart.problem,
+    ).where(DealPart.game_id == game_id, DealPart.deal_number == deals + 1)
+    rows = db.session.execute(lines.order_by(DealPart.side_position)).all()
+    parts = [
+        {
+            "side": row.side_position,
+            "sent_by": row.sent_by,
+            "mine": bool(device) and row.device == device,
+            "problem": row.problem,
+        }
+        for row in rows
+    ]
+    state = version(deals, versions)
+    return TableState(
+        game_id, game.club_id, state, deals, finished, entering, parts, lines_token(deals + 1, rows)
+    )
 
 
 def game_row(game_id: int) -> Row[tuple[int | None, datetime | None]] | None:

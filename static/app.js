@@ -120,7 +120,7 @@
   // home page, whose list of this phone's games now includes this one.
   function keepForNoSignal() {
     if (!document.querySelector("[data-live]")) { return; }
-    var links = document.querySelectorAll("a[href$='/rules'], a[href$='/deals/new'], [data-board]");
+    var links = document.querySelectorAll("a[href$='/rules'], a[href$='/deals/new'], a[href*='/deals/next/'], [data-board]");
     var urls = Array.prototype.map.call(links, function (a) {
       return a.getAttribute("href") || a.dataset.board;
     });
@@ -163,6 +163,33 @@
     return id;
   }
 
+  // A side's own line of the next deal (its address ends /deals/next/<side>).
+  var LINE = /\/deals\/next\/(\d+)$/;
+  function sideName(side) {
+    var names = live && live.dataset.sides ? JSON.parse(live.dataset.sides) : [];
+    return names[side] || "A side";
+  }
+  function myName() {
+    var shown = document.querySelector("[data-me-name]");
+    return store.getItem("hf-name") || (shown ? shown.textContent : "") || "Someone";
+  }
+  // A line sent from this phone, remembered so that the phone can say when another phone's
+  // later line for the same side took its place.
+  function sentKey(deal, side) { return "hf-line:" + (live ? live.dataset.game : "") + ":" + deal + ":" + side; }
+  if (form && form.dataset.line) {
+    form.addEventListener("submit", function () {
+      form.elements.device.value = device();
+      form.elements.sent_by.value = myName();
+      // When it was entered, kept with it if it waits on the phone with no signal.
+      if (!form.elements.entered_at.value) { form.elements.entered_at.value = String(Date.now()); }
+      store.setItem(sentKey(form.elements.number.value, form.dataset.line), "1");
+    });
+    // Shown again refused, or meeting a deal saved or a later line: this line was not kept.
+    if (document.querySelector("#problems, .conflict")) {
+      store.removeItem(sentKey(form.elements.number.value, form.dataset.line));
+    }
+  }
+
   // --- Deals waiting to send: listed on the game's pages, with what to do about each. ---
   function mine() {
     var game = live && live.dataset.game;
@@ -180,6 +207,8 @@
     waiting.forEach(function (item) {
       var li = document.createElement("li");
       var what = /\/edit$/.test(item.url) ? "Correction of deal " : "Deal ";
+      var line = item.url.match(LINE);
+      if (line) { what = sideName(Number(line[1])) + "'s line for deal "; }
       var when = new Date(item.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
       var head = document.createElement("b");
       head.textContent = what + (item.number || "") + ", entered at " + when + ": ";
@@ -227,10 +256,10 @@
   function renumber() {
     // A kept deal opened again goes with the number it was entered as: if that deal was saved
     // meanwhile, the server shows both, and the person decides.
-    if (!number || kept) { return; }
+    if (!number || kept || form.dataset.line) { return; }
     var next = opened;
     mine().forEach(function (item) {
-      if (!/\/edit$/.test(item.url) && item.number >= next) { next = item.number + 1; }
+      if (!/\/edit$/.test(item.url) && !LINE.test(item.url) && item.number >= next) { next = item.number + 1; }
     });
     if (Number(number.value) === next) { return; }
     number.value = String(next);
@@ -306,6 +335,7 @@
   var etag = null;
   var gone = false;
   var version = live.dataset.version;
+  var shownLines = live.dataset.lines;
   var news = "";
   function status(text) {
     var el = document.querySelector("[data-live-status]");
@@ -313,7 +343,28 @@
   }
   function entering(state) {
     var names = state.entering.map(function (e) { return e.name + " is entering deal " + e.deal; });
-    return names.length ? names.join(". ") + "." : "";
+    return (names.length ? names.join(". ") + ". " : "") + lines(state);
+  }
+  // "Us: in · Them: counting", once a side's line is in; and what concerns this phone's line.
+  var replaced = "";
+  function lines(state) {
+    var parts = state.parts || [];
+    if (!parts.length) { return replaced; }
+    var names = live && live.dataset.sides ? JSON.parse(live.dataset.sides) : [];
+    var said = names.map(function (name, side) {
+      var part = parts.filter(function (p) { return p.side === side; })[0];
+      return name + ": " + (part ? "in" : "counting");
+    }).join(" · ") + ".";
+    parts.forEach(function (part) {
+      var key = sentKey(state.next_deal, part.side);
+      if (part.mine) {
+        if (part.problem) { said += " Check " + sideName(part.side) + "'s line: " + part.problem; }
+      } else if (store.getItem(key)) {
+        store.removeItem(key);
+        replaced = part.sent_by + " sent a later line for " + sideName(part.side) + "; theirs is kept. ";
+      }
+    });
+    return replaced + said;
   }
   function poll() {
     if (document.hidden) { return setTimeout(poll, 1000); }
@@ -332,6 +383,11 @@
       })
       .then(function (state) {
         if (!state) { return; }
+        if (state.lines !== shownLines && !form && state.version === version) {
+          shownLines = state.lines;
+          return refreshPage(state);
+        }
+        shownLines = state.lines;
         if (state.version !== version) {
           var before = Number(String(version).split(".")[0]);
           news = state.deals > before ? "Deal " + state.deals + " saved. " : "A deal was corrected. ";
@@ -360,6 +416,7 @@
         open.forEach(function (id) { var d = document.getElementById(id); if (d) { d.open = true; } });
         live = document.querySelector("[data-live]") || live;
         version = live.dataset.version || state.version;
+        shownLines = live.dataset.lines || state.lines;
         showOutbox();
         keepForNoSignal();
         status(news + entering(state));

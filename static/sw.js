@@ -2,7 +2,7 @@
 // signal waits on the phone until it can be sent, once (its idempotency key).
 "use strict";
 
-const SHELL = "shell-v1";
+const SHELL = "shell-v2";
 const PAGES = "pages-v1";
 const SHELL_FILES = [
   "/static/app.css",
@@ -15,8 +15,10 @@ const SHELL_FILES = [
 // A page that takes longer than this on poor signal is shown from the phone, if it has it.
 const PATIENCE_MS = 4000;
 // A game's pages live under its private link, /t/ and the game's 22-character secret.
-const DEAL_FORM = /^\/t\/([\w-]{22})\/deals\/(?:new|\d+\/edit)$/;
-const KEEPABLE = /^\/(t\/[\w-]{22}(\/deals\/new|\/rules)?|rules(\/[\w-]+)?)?$/;
+// A deal form: the whole next deal, a correction, or one side's own line of the next deal.
+const DEAL_FORM = /^\/t\/([\w-]{22})\/deals\/(?:new|\d+\/edit|next\/\d+)$/;
+const LINE = /\/deals\/next\/\d+$/;
+const KEEPABLE = /^\/(t\/[\w-]{22}(\/deals\/new|\/deals\/next\/\d+|\/rules)?|rules(\/[\w-]+)?)?$/;
 // Posts after which the phone forgets every page it kept: signing in (as anyone: another
 // organiser on the same phone must not find the last one's pages), signing out, and forgetting
 // its games.
@@ -234,7 +236,8 @@ async function sendAll() {
     }
     if (response.status >= 500) break; // the server's trouble: try again later
     item.state = response.status === 409 ? "conflict" : "refused";
-    item.message = MESSAGES[response.status] || MESSAGES.other;
+    const messages = LINE.test(item.url) ? { ...MESSAGES, ...LINE_MESSAGES } : MESSAGES;
+    item.message = messages[response.status] || messages.other;
     await outbox.put(item);
     stuck.add(item.game);
   }
@@ -248,6 +251,12 @@ const MESSAGES = {
   403: "This phone may no longer enter deals in this game.",
   404: "This game is no longer on the server.",
   other: "It could not be sent. Open it to try again.",
+};
+
+// A side's own line meets other things than a whole deal does.
+const LINE_MESSAGES = {
+  409: "The deal was saved meanwhile, or another phone sent a later line for this side. Open it to see both.",
+  422: "The server refused a figure of this line. Open it to see which.",
 };
 
 async function announce() {

@@ -163,7 +163,16 @@ def test_live_answer_is_json_with_an_etag_and_no_cache(client):
     assert answer.status_code == 200
     assert answer.mimetype == "application/json"
     body = answer.get_json()
-    assert set(body) == {"game", "version", "deals", "next_deal", "finished", "entering"}
+    assert set(body) == {
+        "game",
+        "version",
+        "deals",
+        "next_deal",
+        "finished",
+        "entering",
+        "parts",
+        "lines",
+    }
     assert body["game"] == game.id
     assert isinstance(body["version"], str) and body["version"]
     assert (body["deals"], body["next_deal"], body["finished"], body["entering"]) == (

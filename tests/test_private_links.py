@@ -19,7 +19,7 @@ from werkzeug.routing import Rule
 
 from scorekeeper import clubs, links
 from scorekeeper.db import db
-from scorekeeper.models import Club, Deal, Entering, Game, LinkMiss, Member, Organiser
+from scorekeeper.models import Club, Deal, DealPart, Entering, Game, LinkMiss, Member, Organiser
 from scorekeeper.web.access import MY_GAMES_KEPT
 
 LINK = re.compile(r"/t/([A-Za-z0-9_-]{22})")
@@ -76,7 +76,7 @@ def _everything(app) -> list[Any]:
             for g in games
         ] + [
             db.session.execute(select(func.count()).select_from(table)).scalar_one()
-            for table in (Deal, Entering, Club, Member, Organiser)
+            for table in (Deal, DealPart, Entering, Club, Member, Organiser)
         ]
 
 
@@ -194,6 +194,7 @@ PUBLIC = {
 VALUES = {
     "game_id": None,  # filled per test
     "number": 1,
+    "side": 0,
     "member_id": None,
     "slug": None,
     "change": "archive",

@@ -35,7 +35,7 @@ def game(game_id: int):
     """The game's version and who else is entering its next deal; 304 when nothing changed.
 
     Phones poll this every second or two with the ETag of their last answer: an unchanged game
-    costs four small queries (the link, then three here) and an empty 304.
+    costs five small queries (the link, then four here) and an empty 304.
     """
     state = live.table_state(game_id, _device(request.args.get("device")))
     if state is None:
