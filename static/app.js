@@ -65,6 +65,36 @@
     });
   });
 
+  // Marking a side as going out fills in the books going out needs, where fewer are entered:
+  // a side that went out holds at least those, so it only adds any more it has.
+  document.querySelectorAll("[data-going-out-hint]").forEach(function (hint) { hint.hidden = false; });
+  // Unmarked again, it takes back what it filled in (unless changed since).
+  var goingOut = document.querySelectorAll("input[name=went_out]");
+  function markGoingOut() {
+    var chosen = Array.prototype.filter.call(goingOut, function (c) { return c.checked; })[0];
+    document.querySelectorAll("fieldset[data-going-out]").forEach(function (side) {
+      var needs = JSON.parse(side.dataset.goingOut || "{}");
+      var out = chosen && chosen.value === side.dataset.side;
+      Object.keys(needs).forEach(function (id) {
+        var input = document.getElementById(id);
+        var held = parseInt(input.value, 10);
+        var value = null;
+        if (out && (isNaN(held) || held < needs[id])) {
+          input.dataset.before = input.value;
+          value = String(needs[id]);
+        } else if (!out && "before" in input.dataset) {
+          if (input.value === String(needs[id])) { value = input.dataset.before; }
+          delete input.dataset.before;
+        }
+        if (value !== null) {
+          input.value = value;
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+        }
+      });
+    });
+  }
+  goingOut.forEach(function (choice) { choice.addEventListener("change", markGoingOut); });
+
   // Deal form: the server's breakdown, refreshed as figures are entered.
   var form = document.querySelector("form[data-preview]");
   var target = document.getElementById("breakdown");
