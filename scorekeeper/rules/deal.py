@@ -393,7 +393,8 @@ def line_summary(rules: RuleSet, entry: DealEntry) -> str:
     if entry.red_threes_down:
         said.append(f"{entry.red_threes_down} red three{'s' * (entry.red_threes_down != 1)} down")
     if entry.red_threes_caught:
-        said.append(f"{entry.red_threes_caught} caught")
+        caught = entry.red_threes_caught
+        said.append(f"{caught} red three{'s' * (caught != 1)} caught")
     said.append("went out" if entry.went_out else "")
     said.append(f"{entry.melded(rules):,} melded − {entry.leftover(rules):,} left")
     said.extend(f"{n} × {EXTRA_BONUSES[b]}" for b, n in entry.bonuses.items() if n)
