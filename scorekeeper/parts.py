@@ -172,6 +172,12 @@ def send_line(
     deals.lock(game)
     so_far = games.progress_of(game)
     if opened_for is not None and opened_for != so_far.next_deal:
+        # Sent again after its answer was lost: the deal saved holds this very line.
+        if 0 < opened_for <= len(game.deals):
+            deal = game.deals[opened_for - 1]
+            sent = {score.side_position: score.entry for score in deal.scores}.get(side)
+            if sent == entry.to_dict():
+                return deals.AlreadySaved(deal)
         return deals.SavedMeanwhile(opened_for)
     if so_far.finished:
         return deals.Ended([engine.game_over(games.sides_of(game), so_far)])
@@ -183,10 +189,14 @@ def send_line(
     when = now if entered_at is None or entered_at > now + CLOCK_SLACK else entered_at
     rows = deals.lines_in(game, number)
     current = rows.get(side)
-    if current is not None and _aware(current.entered_at) > when:
-        if current.entry == entry.to_dict() or (device and current.device == device):
-            return LineKept(number, lines_from(game, rows, device))  # nothing new from this phone
-        return LaterLineKept(lines_from(game, rows, device)[side], number)
+    if current is not None:
+        same = current.entry == entry.to_dict()
+        if same and current.device == device and current.problem is None:
+            return LineKept(number, lines_from(game, rows, device))  # the same line again
+        if _aware(current.entered_at) > when:
+            if same or (device and current.device == device):
+                return LineKept(number, lines_from(game, rows, device))  # nothing newer here
+            return LaterLineKept(lines_from(game, rows, device)[side], number)
     lines = {position: DealEntry.from_dict(row.entry) for position, row in rows.items()}
     lines[side] = entry
     refusals = engine.check_lines(games.rules_of(game), game.decks, games.sides_of(game), lines)

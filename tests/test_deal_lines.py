@@ -132,6 +132,19 @@ def test_the_last_line_saves_the_deal_once_with_both_lines(client, game):
     assert [(r.side_position, r.deal_number) for r in rows(client)] == [(1, 2)]
 
 
+def test_a_line_sent_again_changes_nothing(client, game):
+    """Sent twice (its answer lost on the way back): kept once, then saved once."""
+    send(client, game, 0, NORTH)
+    send(client, game, 0, NORTH)
+    [row] = rows(client)
+    assert row.version == 1
+    send(client, game, 1, SOUTH, device=CATS_PHONE)
+    again = send(client, game, 1, SOUTH, device=CATS_PHONE)
+    assert again.status_code == 302  # the deal saved holds this very line: no conflict
+    assert "deal 1 saved" in text(client.get(again.headers["Location"]))
+    assert len(saved_deals(client)) == 1 and rows(client) == []
+
+
 def test_a_line_refused_on_its_own_figures_keeps_nothing(client, game):
     answer = send(client, game, 1, {"s1-melded_points": "243"})
     assert answer.status_code == 422
