@@ -189,6 +189,13 @@ def test_a_line_for_a_deal_saved_meanwhile_is_shown_with_its_figures(client, gam
     assert rows(client) == [] and len(saved_deals(client)) == 1
 
 
+def test_a_line_for_a_deal_not_yet_reached_is_refused(client, game):
+    answer = send(client, game, 0, NORTH, number="57")
+    assert answer.status_code == 422
+    assert "There is no deal 57 yet: the next deal is 1." in text(answer)
+    assert rows(client) == []
+
+
 def test_of_two_phones_the_line_entered_later_stands(client, game):
     later = datetime(2026, 11, 23, 20, 5, tzinfo=UTC)
     earlier = datetime(2026, 11, 23, 20, 1, tzinfo=UTC)

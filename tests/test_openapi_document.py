@@ -357,3 +357,36 @@ def test_the_generated_client_plays_a_game(api_client):
     stale = api("correct_deal").sync_detailed(game_id, 1, client=client, body=other, x_game_key=key)
     assert stale.status_code == 409
     assert [[n.pointer for n in e.inputs] for e in stale.parsed.errors] == [["/version"]]
+
+
+def test_the_generated_client_sends_each_sides_line(api_client):
+    """Each side's line by the generated client: kept (200, Parts), then saved (201, GameState)."""
+    client, models, api = api_client
+    setup = models.GameSetup(
+        ruleset=models.GameSetupRuleset.CLASSIC,
+        sides=[models.GameSetupSidesItem(name="Us"), models.GameSetupSidesItem(name="Them")],
+    )
+    started = api("start_game").sync(client=client, body=setup)
+    game_id, key = started.id, started.key
+    ours = models.PartBody(
+        entry=models.Entry(books=models.EntryBooks(clean=1), melded_points=200),
+        sent_by="Ann",
+        deal=1,
+    )
+    kept = api("send_line").sync_detailed(game_id, 0, client=client, body=ours, x_game_key=key)
+    assert kept.status_code == 200, kept.content
+    assert (kept.parsed.deal, kept.parsed.saved) == (1, False)
+    assert [(p.name, p.in_, p.sent_by) for p in kept.parsed.parts] == [
+        ("Us", True, "Ann"),
+        ("Them", False, None),
+    ]
+    assert kept.parsed.parts[0].entry.melded_points == 200
+    listed = api("get_lines").sync(game_id, client=client, x_game_key=key)
+    assert listed.to_dict() == kept.parsed.to_dict()
+
+    theirs = models.PartBody(entry=models.Entry(books=models.EntryBooks(dirty=1)))
+    done = api("send_line").sync_detailed(game_id, 1, client=client, body=theirs, x_game_key=key)
+    assert done.status_code == 201, done.content
+    # 500 + 200 = 700; 300
+    assert [side.total for side in done.parsed.sides] == [700, 300]
+    assert [p.in_ for p in done.parsed.parts] == [False, False]

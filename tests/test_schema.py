@@ -66,19 +66,20 @@ class Seeded:
 
 
 def _aim(case, seeded: Seeded) -> None:
-    """Aim generated ids (and the coverage phase's "0") at the seeded games, or just past them.
+    """Aim generated ids (and the coverage phase's "0") at the seeded games, or just past them;
+    a side's index at a side of the game, or just past them.
 
     The body's size spreads the coverage phase's fixed ids over the games; anything that is not
     a whole number (a negative case) is left as generated. A request aimed at a game carries its
     key (`_unlock`).
     """
     spread = len(repr(case.body))
-    for name, size in (("game_id", GAMES + 2), ("number", 4)):
+    for name, size, first in (("game_id", GAMES + 2, 1), ("number", 4, 1), ("side", 3, 0)):
         value = case.path_parameters.get(name)
         if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,30}", value):
             value = int(value)
         if isinstance(value, int) and not isinstance(value, bool):
-            case.path_parameters[name] = 1 + (abs(value) + spread) % size
+            case.path_parameters[name] = first + (abs(value) + spread) % size
     # Schemathesis's WSGI client asks for gzip but does not unpack it (tests/test_compress.py
     # covers gzip); plain bodies let it read every answer.
     case.headers = {**(case.headers or {}), "Accept-Encoding": "identity"}
@@ -224,6 +225,9 @@ NOT_JSON = {"data": "scores", "content_type": "text/plain"}
 TOO_LARGE = {"data": b'{"scores": "' + b"x" * (7 << 20) + b'"}', "content_type": "application/json"}
 NOT_AN_OBJECT = {"json": [1, 2]}
 BLANK_DEAL = {"json": {"scores": [{}, {}]}}
+BLANK_LINE = {"json": {"entry": {}}}
+LINE = "/api/v1/games/{}/deals/next/parts/0"
+LINES = "/api/v1/games/{game_id}/deals/next/parts"
 TWO_SIDES = [{"name": "A"}, {"name": "B"}]
 ANSWERS = [
     _answer("/api/v1/games", "POST", 415, **NOT_JSON),
@@ -249,13 +253,21 @@ ANSWERS = [
     _answer("/api/v1/games", "POST", 413, **TOO_LARGE),
     _answer("/api/v1/games/1/deals", "POST", 413, **TOO_LARGE),
     _answer("/api/v1/games/1/deals/1", "PUT", 413, **TOO_LARGE),
+    _answer(LINE.format(1), "PUT", 415, **NOT_JSON),
+    _answer(LINE.format(1), "PUT", 400, **NOT_AN_OBJECT),
+    _answer(LINE.format(GAMES), "PUT", 403, **BLANK_LINE),
+    _answer(LINE.format(1), "PUT", 413, **TOO_LARGE),
+    _answer("/api/v1/games/1/deals/next/parts/2", "PUT", 404, **BLANK_LINE),
+    _answer(LINE.format(2), "PUT", 422, json={"entry": {}, "entered_at": "noon"}),
+    _answer(LINE.format(GAMES - 1), "PUT", 409, **BLANK_LINE),
 ]
 
 
 def _numbers(path: str) -> dict[str, int]:
-    """The game id and deal number in a path."""
+    """The game id and deal number (or side) in a path."""
     found = map(int, re.findall(r"/([0-9]+)", path))
-    return dict(zip(("game_id", "number"), found, strict=False))
+    second = "side" if "/parts/" in path else "number"
+    return dict(zip(("game_id", second), found, strict=False))
 
 
 @pytest.mark.parametrize(("path", "method", "request_", "status"), ANSWERS)
@@ -276,6 +288,8 @@ def test_every_status_code_is_documented(seeded, path, method, request_, status)
         ("GET", "/api/v1/games/1", {}),
         ("POST", "/api/v1/games/1/deals", BLANK_DEAL),
         ("PUT", "/api/v1/games/1/deals/1", BLANK_DEAL),
+        ("GET", "/api/v1/games/1/deals/next/parts", {}),
+        ("PUT", LINE.format(1), BLANK_LINE),
     ],
 )
 def test_wrong_keys_answer_as_documented(seeded, method, path, request_):
@@ -293,6 +307,42 @@ def test_wrong_keys_answer_as_documented(seeded, method, path, request_):
     assert response.status_code == 429
     assert int(response.headers["Retry-After"]) > 0
     case.validate_response(response, checks=CHECKS)
+
+
+def test_lines_answer_as_documented(seeded):
+    """A line kept (200), the lines read, an older line (409), the last line saving the deal
+    (201), a line for the deal just saved (409): each as the document says."""
+    client = seeded.app.test_client()
+    game_id = 2  # a game with no deal yet
+    headers = {GAME_KEY: seeded.keys[game_id], "Accept-Encoding": "identity"}
+    first = {
+        "entry": {"books": {"clean": 1}},
+        "sent_by": "Ann",
+        "entered_at": "2020-01-01T00:00:00Z",
+    }
+    sent = [
+        (0, first, 200),
+        (0, {"entry": {}, "entered_at": "2019-01-01T00:00:00+01:00"}, 409),
+        (1, {"entry": {"books": {"dirty": 1}}, "deal": 1}, 201),
+        (0, {"entry": {}, "deal": 1}, 409),
+    ]
+    for side, body, status in sent:
+        parameters = {"game_id": game_id, "side": side}
+        response = _as_documented(client, "PUT", LINES + "/{side}", parameters, headers, body)
+        assert response.status_code == status, response.get_json()
+        if status == 200:
+            for read in (LINES, "/api/v1/games/{game_id}"):
+                shown = _as_documented(client, "GET", read, {"game_id": game_id}, headers)
+                assert shown.status_code == 200
+                assert shown.get_json()["parts"][0]["sent_by"] == "Ann"
+
+
+def _as_documented(client, method: str, path: str, parameters: dict, headers: dict, body=None):
+    """The answer to one request, checked against the document."""
+    response = client.open(path.format(**parameters), method=method, json=body, headers=headers)
+    case = schema[path][method].Case(path_parameters=parameters, headers=headers)
+    case.validate_response(response, checks=CHECKS)
+    return response
 
 
 @pytest.mark.parametrize("season", ["²", "①", "9" * 25])

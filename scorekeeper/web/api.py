@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from itertools import islice
 from typing import Any, NoReturn
@@ -11,14 +11,15 @@ from typing import Any, NoReturn
 from flask import Blueprint, abort, current_app, jsonify, make_response, request, url_for
 from werkzeug.exceptions import BadRequest
 
-from .. import clubs, deals, games, links, standings
+from .. import clubs, deals, games, links, parts, standings
 from .. import rules as engine
 from ..models import Club, Game, SavedRules
+from ..names import cleaned
 from ..rules import Progress, Refusal
 from ..rules.deal import KIND_FIELDS
 from ..rules.game import deal_limit_reached
 from ..rules.limits import CARD_FIELDS
-from ..rules.terms import DEALS_PER_PAGE
+from ..rules.terms import DEALS_PER_PAGE, MAX_DEVICE_NAME
 from .access import Level, game_or_404, refuse, require, require_game
 from .invite import base_url
 from .openapi import openapi_document
@@ -30,30 +31,50 @@ MAX_DEPTH = 32
 TOO_DEEP = f"The body nests too deeply: more than {MAX_DEPTH} levels of [ and {{."
 # A deal number, as the game JSON's deals_from takes it; longer is no deal any game holds.
 DEAL_NUMBER = re.compile(r"[0-9]{1,9}")
+# A moment as RFC 3339 writes it (section 5.6): a date, a time, and its offset from UTC.
+MOMENT = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?"
+    r"([Zz]|[+-][0-9]{2}:[0-9]{2})"
+)
 
 
 @dataclass(frozen=True)
 class Body:
     """A request body's shape, as far as an error's pointers lead into it."""
 
-    sides: str  # the list holding one object per side
+    sides: str  # the list holding one object per side (with `one`: the one side's object)
     fields: tuple[str, ...]  # the figures of the request as a whole
     nested: tuple[str, ...] = ()  # a side's figures that hold named counts ("books.clean")
+    one: int | None = None  # a body holding one side's figures alone: that side's index
 
-    def pointer(self, side: int | None, field: str, sent: Any = None) -> str:
-        """The JSON pointer (RFC 6901) to a figure a refusal names, in the body as sent."""
+    def pointer(self, side: int | None, field: str, sent: Any = None) -> str | None:
+        """The JSON pointer (RFC 6901) to a figure a refusal names, in the body as sent.
+
+        None for another side's figure in a body of one side's figures: it is not in the body.
+        """
         if side is None:
             return pointer(*field.split(".")) if field else ""
+        if self.one is not None and side != self.one:
+            return None
         head, dot, rest = field.partition(".")
-        entry = _item(sent, self.sides, side)
+        if self.one is None:
+            place: tuple[str | int, ...] = (self.sides, side)
+            entry = _item(sent, self.sides, side)
+        else:
+            place, entry = (self.sides,), sent.get(self.sides) if isinstance(sent, dict) else None
         # A key the client wrote with a dot in it is one key, not a kind inside a figure.
         literal = isinstance(entry, dict) and field in entry
         path = [head, rest] if dot and head in self.nested and not literal else [field]
-        return pointer(self.sides, side, *(p for p in path if p))
+        return pointer(*place, *(p for p in path if p))
+
+    def of(self, side: int) -> Body:
+        """This body as one side's: pointers lead to its figures, another side's to none."""
+        return replace(self, one=side)
 
 
-# The bodies the API reads: a deal's (entered or corrected) and a new game's.
+# The bodies the API reads: a deal's (entered or corrected), a side's line of one, a new game's.
 DEAL_BODY = Body("scores", ("scores", "version"), (*KIND_FIELDS, *CARD_FIELDS))
+PART_BODY = Body("entry", ("entry", "deal", "sent_by", "entered_at"), (*KIND_FIELDS, *CARD_FIELDS))
 GAME_BODY = Body("sides", ("ruleset", "sides", "decks", "rules", "club", "saved_rules"))
 
 
@@ -85,9 +106,11 @@ def _error(refusal: Refusal, into: Body | None, sent: Any) -> dict[str, Any]:
     if refusal.inputs is None and refusal.side is None:
         # A refusal of a figure of the whole request (decks, version) is about that figure.
         figures = ((None, refusal.field),) if refusal.field in into.fields else ()
+    # Another side's figure is in no body of one side's line: left out (the message names it).
     inputs = [
-        {"side": side, "field": name, "pointer": into.pointer(side, name, sent)}
+        {"side": side, "field": name, "pointer": at}
         for side, name in figures
+        if (at := into.pointer(side, name, sent)) is not None
     ]
     return {**refusal.to_dict(), "inputs": inputs}
 
@@ -297,6 +320,66 @@ def correct_deal(game_id: int, number: int):
     return _answer(game, level, outcome, 200, start, data)
 
 
+@bp.put("/games/<int:game_id>/deals/next/parts/<int:side>")
+def send_line(game_id: int, side: int):
+    """Send one side's line of the next deal: 200 kept, or 201 when it was the last and the
+    deal was saved; 422 naming each refused figure, 409 if stale or the game takes no deal."""
+    game = game_or_404(game_id)
+    level = require_game(game, Level.READ)
+    start = _deals_from()
+    data = body()
+    outcome = parts.send_line(game, level, side, data.get("entry"), **_line_sent(data))
+    match outcome:
+        case parts.LineKept(number, lines):
+            return jsonify(deal=number, saved=False, parts=[line.as_json() for line in lines])
+        case parts.LaterLineKept() as later:
+            return refused([Refusal(side, "entered_at", later.message)], 409)
+        case deals.Ended(refusals) | deals.LimitReached(refusals):
+            return refused(refusals, 409)
+        case parts.NoSuchSide():
+            abort(404)
+    return _answer(game, level, outcome, 201, start, data, PART_BODY.of(side))
+
+
+@bp.get("/games/<int:game_id>/deals/next/parts")
+def next_lines(game_id: int):
+    """Each side's line of the next deal, in or not yet (none once no deal can be entered)."""
+    game = game_or_404(game_id)
+    require_game(game, Level.READ)
+    progress = games.progress_of(game)
+    full = deal_limit_reached(games.rules_of(game), progress) is not None
+    number = None if progress.finished or full else progress.next_deal
+    return jsonify(deal=number, saved=False, parts=_lines_in(game, progress, full))
+
+
+def _line_sent(data: dict[str, Any]) -> dict[str, Any]:
+    """The deal a line was for, who sent it and when it was entered; 422 if not as documented."""
+    number, name, moment = data.get("deal"), data.get("sent_by"), data.get("entered_at")
+    if number is not None and not (
+        isinstance(number, int) and not isinstance(number, bool) and 0 < number < 10**9
+    ):
+        _reject("deal", "deal is the number of the deal the line is for, from 1.", data)
+    if name is not None and not isinstance(name, str):
+        _reject("sent_by", "sent_by is the name of whoever sent the line (text).", data)
+    return {
+        "opened_for": number,
+        "sent_by": cleaned(name or "")[:MAX_DEVICE_NAME].strip() or "Someone",
+        "entered_at": None if moment is None else _moment(moment, data),
+    }
+
+
+def _moment(value: Any, data: dict[str, Any]) -> datetime:
+    """An RFC 3339 date-time, in UTC; 422 naming /entered_at if it is none."""
+    try:
+        if isinstance(value, str) and MOMENT.fullmatch(value):
+            return datetime.fromisoformat(value.upper()).astimezone(UTC)
+    except (ValueError, OverflowError):
+        pass  # a 13th month, a 61st second, or a moment before year 1 in UTC
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    message = f"entered_at is an RFC 3339 date-time, like 2026-04-30T19:05:00Z, not {shown}."
+    _reject("entered_at", message, data)
+
+
 def _answer(
     game: Game,
     level: Level,
@@ -304,8 +387,10 @@ def _answer(
     saved_status: int,
     deals_from: int = 1,
     sent: Any = None,
+    into: Body = DEAL_BODY,
 ):
-    """The JSON answer for what entering or correcting a deal came to (`sent`: the body)."""
+    """The JSON answer for what entering or correcting a deal came to (`sent`: the body, whose
+    shape is `into`)."""
     match outcome:
         case deals.Saved():
             return jsonify(game_state(game, deals_from=deals_from)), saved_status
@@ -324,7 +409,7 @@ def _answer(
         case deals.Ended(refusals) | deals.LimitReached(refusals):
             return refused(refusals, 409, DEAL_BODY, sent)
         case deals.Refused(refusals):
-            return refused(refusals, into=DEAL_BODY, sent=sent)
+            return refused(refusals, into=into, sent=sent)
         case deals.NotAllowed():
             refuse(level)
     abort(404)  # NoSuchDeal
@@ -419,7 +504,17 @@ def game_state(game: Game, progress: Progress | None = None, deals_from: int = 1
         "deals_total": total,
         "deals_from": deals_from,
         "next": following,
+        # Each side's own line of the next deal, as sent so far (none once no deal can be added).
+        "parts": _lines_in(game, progress, full),
     }
+
+
+def _lines_in(game: Game, progress: Progress, full: bool) -> list[dict[str, Any]]:
+    """Each side's line of the next deal, in or not yet, in one query; [] if none can be added."""
+    if progress.finished or full:
+        return []
+    rows = deals.lines_in(game, progress.next_deal)
+    return [line.as_json() for line in parts.lines_from(game, rows)]
 
 
 def _club_to_read(slug: str) -> Club:
@@ -507,6 +602,7 @@ def _standings_filters(club: Club) -> standings.Filters:
     return standings.Filters(start, end, **chosen)
 
 
-def _reject(field: str, message: str) -> NoReturn:
-    """Stop with a 422 naming one query figure."""
-    abort(make_response(refused([Refusal(None, field, message)])))
+def _reject(field: str, message: str, sent: dict[str, Any] | None = None) -> NoReturn:
+    """Stop with a 422 naming one query figure; or one figure of a line's body, if `sent`."""
+    into = PART_BODY if sent is not None else None
+    abort(make_response(refused([Refusal(None, field, message)], into=into, sent=sent)))

@@ -33,6 +33,7 @@ from ..rules.terms import (
     EXTRA_BONUSES,
     MAX_DEAL_LIMIT,
     MAX_DECKS,
+    MAX_DEVICE_NAME,
     MAX_NAME,
     MAX_RULE_NUMBER,
     MELDED_BLACK_THREES,
@@ -365,6 +366,7 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
             "next_dealer",
             "saved_rules",
             "rules_name",
+            "parts",
         ],
         "properties": {
             "id": {"type": "integer"},
@@ -454,6 +456,13 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                 "game has not ended (not finished, no winners, next_deal null)",
             },
             "deals_total": {"type": "integer", "description": "How many deals the game holds"},
+            "parts": {
+                "type": "array",
+                "items": _ref("Part"),
+                "description": "Each side's own line of the next deal, one per side in the "
+                "game's order, in or not yet (PUT /api/v1/games/{game_id}/deals/next/parts/"
+                "{side}); empty when no deal can be entered (next_deal null)",
+            },
             "deals_from": {"type": "integer", "description": "The number of the first deal listed"},
             "next": {
                 "type": ["string", "null"],
@@ -540,7 +549,9 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                             "about: a side's own figure, or every side's figure that counted "
                             "toward a limit of the whole deal. Empty when the error is about "
                             "no figure of the body (a header such as Idempotency-Key, the "
-                            "query, a game that is over, a missing game).",
+                            "query, a game that is over, a missing game). A side's line holds "
+                            "that side's figures alone: another side's figure an error is "
+                            "about is left out (the message names that side).",
                             "items": {
                                 "type": "object",
                                 "required": ["side", "field", "pointer"],
@@ -552,7 +563,8 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                                         "description": "A JSON pointer (RFC 6901) to the "
                                         "figure in the request body: "
                                         "/scores/1/melded_cards/black_three, /version, "
-                                        "/sides/0/name, /decks, /rules/going_out_bonus",
+                                        "/sides/0/name, /decks, /rules/going_out_bonus, "
+                                        "/entry/books/clean, /entered_at",
                                     },
                                 },
                             },
@@ -607,6 +619,93 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
         },
     }
     deal_number = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
+    side = {
+        "name": "side",
+        "in": "path",
+        "required": True,
+        "description": "The side's index, from 0, in the game's order of sides (a side the game "
+        "does not have: 404)",
+        "schema": {"type": "integer", "minimum": 0},
+    }
+    part = {
+        "type": "object",
+        "description": "One side's own line of the next deal: in (with its figures) or not yet",
+        "required": ["side", "name", "in", "sent_by", "mine", "problem", "entry"],
+        "properties": {
+            "side": {"type": "integer", "description": "The side's index, from 0"},
+            "name": {"type": "string", "description": "The side's name"},
+            "in": {"type": "boolean", "description": "Whether the side's line is in"},
+            "sent_by": {
+                "type": ["string", "null"],
+                "description": "Who sent the line, as the table knows them; null if not in",
+            },
+            "mine": {
+                "type": "boolean",
+                "description": "Sent from the phone asking (the app's own pages); always false "
+                "in this API",
+            },
+            "problem": {
+                "type": ["string", "null"],
+                "description": "Why the deal cannot stand with this line as it is, found when "
+                "another side's line came in (say both sides went out); null when none. "
+                "Cleared when the side sends its line again",
+            },
+            "entry": {
+                "anyOf": [_ref("Entry"), {"type": "null"}],
+                "description": "The line's figures, as the engine reads them; null if not in",
+            },
+        },
+    }
+    lines = {
+        "type": "object",
+        "description": "The next deal's lines, one per side",
+        "required": ["deal", "saved", "parts"],
+        "properties": {
+            "deal": {
+                "type": ["integer", "null"],
+                "description": "The number of the deal the lines are for (the game's "
+                "next_deal); null when no deal can be entered",
+            },
+            "saved": {
+                "type": "boolean",
+                "description": "false: the deal waits for the lines not in yet (when the last "
+                "line is in, the deal is saved and the answer is the game's state, 201)",
+            },
+            "parts": {"type": "array", "items": _ref("Part")},
+        },
+    }
+    part_body = {
+        "type": "object",
+        "required": ["entry"],
+        "properties": {
+            "entry": {
+                **_ref("Entry"),
+                "description": "The side's own figures, as one item of a deal's scores",
+            },
+            "deal": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 10**9 - 1,
+                "description": "The deal the line was entered for (the game's next_deal when "
+                "it was read). If that deal was saved meanwhile, the line is refused with 409; "
+                "without it, the line is for whatever deal is next",
+            },
+            "sent_by": {
+                "type": "string",
+                "description": "Who sent the line, shown to the table (control and invisible "
+                f"characters dropped, at most {MAX_DEVICE_NAME} characters kept); 'Someone' "
+                "by default",
+            },
+            "entered_at": {
+                "type": "string",
+                "format": "date-time",
+                "description": "When the line was entered on the client (RFC 3339, with its "
+                "offset: 2026-04-30T19:05:00Z): of two lines sent for one side, the one entered "
+                "later stands, whichever arrives last. Without it, or ahead of the server's "
+                "clock, the moment it arrives",
+            },
+        },
+    }
     game = _json(
         _ref("GameState"),
         f"The game's state: its totals, and at most {DEALS_PER_PAGE} of its deals from deals_from",
@@ -873,6 +972,74 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                     ),
                 }
             },
+            "/api/v1/games/{game_id}/deals/next/parts": {
+                "get": {
+                    "operationId": "getLines",
+                    "summary": "Each side's own line of the next deal, in or not yet",
+                    "parameters": [GAME_ID, GAME_KEY, TABLE_CODE],
+                    "responses": {
+                        "200": _json(
+                            _ref("Parts"),
+                            "The lines of the next deal, one per side (none, and deal null, "
+                            "once no deal can be entered)",
+                        ),
+                        "404": _errors(GAME_NOT_FOUND),
+                        "429": TOO_MANY,
+                    },
+                }
+            },
+            "/api/v1/games/{game_id}/deals/next/parts/{side}": {
+                "put": {
+                    "operationId": "sendLine",
+                    "summary": "Send one side's own line of the next deal; the deal is saved "
+                    "when the last side's line is in",
+                    "description": "Each side may enter its own line on its own phone. A line "
+                    "is checked as it comes in against the lines in so far (as the whole deal "
+                    "would be); a side's later line takes the place of its earlier one. When "
+                    "the last side's line arrives, the deal is checked as a whole and saved "
+                    "once, and the lines go. A whole deal entered meanwhile (POST .../deals) "
+                    "is saved in their place.",
+                    "parameters": [GAME_ID, side, GAME_KEY, TABLE_CODE, DEALS_FROM],
+                    "requestBody": _body("PartBody"),
+                    "responses": _with_body(
+                        {
+                            "200": _json(
+                                _ref("Parts"),
+                                "Kept: the deal waits for the other sides' lines (every side's "
+                                "line as it stands)",
+                            ),
+                            "201": _json(
+                                _ref("GameState"),
+                                "This line was the last one in: the deal was saved, and the "
+                                "answer is the game's state with it",
+                            ),
+                            "403": _errors(
+                                "A club game: sending a line needs the club's table code "
+                                "(X-Table-Code)"
+                            ),
+                            "404": _errors(f"{GAME_NOT_FOUND}; or the game has no such side"),
+                            "409": _errors(
+                                "Nothing was kept: the deal named in `deal` was saved meanwhile "
+                                "(field deal); another line for this side, entered later, "
+                                "stands (field entered_at, the message says who sent it); the "
+                                "game is over, or holds its most deals (inputs: [])."
+                            ),
+                            "422": _errors(
+                                "Refused, nothing kept: the line's figures, or what they meet "
+                                "with the lines in so far (say two sides went out: the other "
+                                "side's line then shows the problem). "
+                                f"{POINTERS}: /entry/melded_cards/black_three, /entry/went_out; "
+                                "another side's figure is left out of inputs. Also a `deal`, "
+                                "`sent_by` or `entered_at` not as documented (/deal, /sent_by, "
+                                "/entered_at), or a deals_from that is not a deal number."
+                            ),
+                            "429": TOO_MANY,
+                        },
+                        max_body,
+                        max_depth,
+                    ),
+                }
+            },
         },
         "components": {
             "schemas": {
@@ -937,6 +1104,9 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                     },
                 },
                 "DealScores": deal_scores,
+                "PartBody": part_body,
+                "Part": part,
+                "Parts": lines,
                 "GameState": game_state,
                 "NewGame": {
                     "allOf": [
