@@ -184,7 +184,13 @@ def enter_deal(
     if recorded is not None:
         return _replayed(recorded, key, sent)
     lock(game)
+    # The same submission may have been saved while this one waited for the lock.
+    recorded = deal_with_key(game, key) if key else None
+    if recorded is not None:
+        return _replayed(recorded, key, sent)
     so_far = games.progress_of(game)
+    if opened_for is not None and opened_for > so_far.next_deal:
+        return Refused([not_yet(opened_for, so_far.next_deal)])
     if opened_for is not None and opened_for != so_far.next_deal:
         return SavedMeanwhile(opened_for)
     if lines_seen is not None:
@@ -218,6 +224,12 @@ def enter_deal(
         if recorded is not None:
             return _replayed(recorded, key, sent)
         return SavedMeanwhile(so_far.next_deal)
+
+
+def not_yet(number: int, next_deal: int) -> Refusal:
+    """A deal (or a side's line of one) sent for a deal the game has not reached."""
+    message = f"There is no deal {number} yet: the next deal is {next_deal}."
+    return Refusal(None, "deal", message)
 
 
 def request_hash(scores: Any) -> str:

@@ -172,8 +172,7 @@ def send_line(
     deals.lock(game)
     so_far = games.progress_of(game)
     if opened_for is not None and opened_for > so_far.next_deal:
-        message = f"There is no deal {opened_for} yet: the next deal is {so_far.next_deal}."
-        return deals.Refused([Refusal(None, "deal", message)])
+        return deals.Refused([deals.not_yet(opened_for, so_far.next_deal)])
     if opened_for is not None and opened_for != so_far.next_deal:
         # Sent again after its answer was lost: the deal saved holds this very line.
         if 0 < opened_for <= len(game.deals):

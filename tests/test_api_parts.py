@@ -350,3 +350,21 @@ def test_a_whole_deal_entered_while_lines_are_in_is_saved_and_the_lines_go(clien
     assert saved(client) == {"deals": 1, "scores": [[OUT, STAYED_IN]], "parts": {}}
     # The next deal's lines start afresh.
     assert send(client, game, 0, entry=OUT).get_json()["deal"] == 2
+
+
+def test_a_whole_deal_names_the_deal_it_is_for(client):
+    """A script racing the sides' lines: the deal they saved is not saved again as the next."""
+    game = start(client, "classic")
+    send(client, game, 0, entry=OUT, deal=1)
+    assert send(client, game, 1, entry=STAYED_IN, deal=1).status_code == 201
+    late = post_deal(client, game, json={"scores": [OUT, STAYED_IN], "deal": 1})
+    errors = assert_errors(late, 409)
+    assert [(e["field"], e["inputs"]) for e in errors] == [("deal", [])]
+    ahead = post_deal(client, game, json={"scores": [OUT, STAYED_IN], "deal": 3})
+    errors = assert_errors(ahead, 422)
+    assert [e["message"] for e in errors] == ["There is no deal 3 yet: the next deal is 2."]
+    assert pointers_of(errors) == [["/deal"]]
+    bad = post_deal(client, game, json={"scores": [OUT, STAYED_IN], "deal": "2"})
+    assert pointers_of(assert_errors(bad, 422)) == [["/deal"]]
+    assert saved(client)["deals"] == 1
+    assert post_deal(client, game, json={"scores": [OUT, STAYED_IN], "deal": 2}).status_code == 201

@@ -74,6 +74,8 @@ class Body:
 
 # The bodies the API reads: a deal's (entered or corrected), a side's line of one, a new game's.
 DEAL_BODY = Body("scores", ("scores", "version"), (*KIND_FIELDS, *CARD_FIELDS))
+# A new deal's body names the deal it is for; a correction's, its number in the path.
+NEW_DEAL_BODY = Body("scores", ("scores", "deal"), (*KIND_FIELDS, *CARD_FIELDS))
 PART_BODY = Body("entry", ("entry", "deal", "sent_by", "entered_at"), (*KIND_FIELDS, *CARD_FIELDS))
 GAME_BODY = Body("sides", ("ruleset", "sides", "decks", "rules", "club", "saved_rules"))
 
@@ -305,8 +307,10 @@ def add_deal(game_id: int):
     start = _deals_from()  # read first: a bad one must not follow a deal that was saved
     data = body()
     key = request.headers.get("Idempotency-Key")
-    outcome = deals.enter_deal(game, level, data.get("scores"), key)
-    return _answer(game, level, outcome, 201, start, data)
+    # "deal": the deal these figures are for, so that one saved meanwhile is never saved over.
+    number = _deal_number(data, "figures")
+    outcome = deals.enter_deal(game, level, data.get("scores"), key, number)
+    return _answer(game, level, outcome, 201, start, data, NEW_DEAL_BODY)
 
 
 @bp.put("/games/<int:game_id>/deals/<int:number>")
@@ -354,11 +358,7 @@ def next_lines(game_id: int):
 
 def _line_sent(data: dict[str, Any]) -> dict[str, Any]:
     """The deal a line was for, who sent it and when it was entered; 422 if not as documented."""
-    number, name, moment = data.get("deal"), data.get("sent_by"), data.get("entered_at")
-    if number is not None and not (
-        isinstance(number, int) and not isinstance(number, bool) and 0 < number < 10**9
-    ):
-        _reject("deal", "deal is the number of the deal the line is for, from 1.", data)
+    number, name, moment = _deal_number(data, "line"), data.get("sent_by"), data.get("entered_at")
     if name is not None and not isinstance(name, str):
         _reject("sent_by", "sent_by is the name of whoever sent the line (text).", data)
     return {
@@ -366,6 +366,16 @@ def _line_sent(data: dict[str, Any]) -> dict[str, Any]:
         "sent_by": cleaned(name or "")[:MAX_DEVICE_NAME].strip() or "Someone",
         "entered_at": None if moment is None else _moment(moment, data),
     }
+
+
+def _deal_number(data: dict[str, Any], what: str) -> int | None:
+    """The number of the deal the body is for (optional); 422 naming /deal if it is none."""
+    number = data.get("deal")
+    if number is not None and not (
+        isinstance(number, int) and not isinstance(number, bool) and 0 < number < 10**9
+    ):
+        _reject("deal", f"deal is the number of the deal the {what} is for, from 1.", data)
+    return number
 
 
 def _moment(value: Any, data: dict[str, Any]) -> datetime:

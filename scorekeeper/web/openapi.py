@@ -327,6 +327,16 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                 "deal's `version` when it was read). Another version is refused with 409; "
                 "without it, the correction is made to whatever is saved.",
             },
+            "deal": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 10**9 - 1,
+                "description": "A new deal's (POST): the deal the figures are for (the game's "
+                "next_deal when it was read). If that deal was saved meanwhile (by another "
+                "client, or by the sides' own lines), the deal is refused with 409; a deal not "
+                "reached yet with 422. Without it, the figures are saved as whatever deal is "
+                "next.",
+            },
         },
     }
     breakdown = {

@@ -5,8 +5,9 @@
 - Charts in both themes: every line, marker, bar and label stands out from the page
   (3:1 for graphics, 4.5:1 for text), whatever the phone's setting.
 - Paper (`@media print`), from a light phone and a dark one: the scoreboard of a finished
-  game, the club's standings and its games print black on white, with no navigation, button,
-  form or field, no live banner, no invitation, and no blue underlined link; the figures stay.
+  game, the scoreboard with the sides' own lines of the next deal in, the club's standings and
+  its games print black on white, with no navigation, button, form or field, no live banner,
+  no invitation, and no blue underlined link; the figures stay.
 """
 
 from __future__ import annotations
@@ -176,6 +177,8 @@ def test_the_invitation_stays_dark_on_light_at_night(dark_phone, app):
 PRINTED = {
     "scoreboard-finished": ".sides .total, .result, svg.chart, .deal summary",
     "club-scoreboard-finished": ".sides .total, svg.chart",
+    # The lines in so far (one in question) and their running breakdown, without the buttons.
+    "scoreboard-line-flagged": "#lines .line-state, #lines p.error, #lines .breakdown td",
     "club-standings": "table.standings td",
     "club-games": ".games .game-line",
 }

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper import clubs, deals, demo, games
+from scorekeeper import clubs, deals, demo, games, parts
 from scorekeeper.access import Level
 from scorekeeper.db import db
 from scorekeeper.games import SideSetup
@@ -81,6 +81,10 @@ class World:
     six_playing: str  # six sides of two, one deal in: the longest deal form
     six_finished: str  # six sides of two, four deals: the longest scoreboard
     playing_id: int  # the game in progress, by id: what another phone does to it meanwhile
+    lines_in: str  # one deal in, Ann & Bob's line of the next sent from Ann's phone
+    line_flagged: str  # as lines_in, and Cat & Dan's line refused with it: Ann & Bob's flagged
+    six_lines: str  # six sides, one deal in, five lines of the next in, one of them flagged
+    empty_id: int  # the game with no deal yet, by id: deal 1 saved meanwhile
 
 
 def won(books: dict[str, int], melded: int) -> DealEntry:
@@ -91,6 +95,18 @@ def won(books: dict[str, int], melded: int) -> DealEntry:
 def caught(melded: int, leftover: int, **books: int) -> DealEntry:
     """A side left holding cards."""
     return DealEntry(books=books, melded_points=melded, leftover_points=leftover)
+
+
+# The phone the seeded lines were sent from: 32 hex digits, as app.js makes them.
+SENDING_PHONE = "a" * 32
+
+
+def send_line(game, side: int, entry: DealEntry, sent_by: str, kept=parts.LineKept) -> None:
+    """A side's line of the next deal, sent from its own phone (kept, or refused as expected)."""
+    outcome = parts.send_line(
+        game, Level.TABLE, side, entry.to_dict(), device=SENDING_PHONE, sent_by=sent_by
+    )
+    assert isinstance(outcome, kept), outcome
 
 
 CLASSIC_OUT = {"clean": 2, "dirty": 2, "wild": 1}
@@ -149,6 +165,19 @@ def seed(app) -> World:
         ]
         six_playing = games.record_game("casual", six, six_deals[:1])
         six_finished = games.record_game("classic", six, six_deals)
+        # The sides' own lines of the next deal: in, counting, and one in question.
+        lines_in = games.start_game("classic", partners)
+        save_deal(lines_in, [won(CLASSIC_OUT, 480), caught(130, 30)])
+        send_line(lines_in, 0, won(CLASSIC_OUT, 395), "Ann")
+        line_flagged = games.start_game("classic", partners)
+        save_deal(line_flagged, [won(CLASSIC_OUT, 480), caught(130, 30)])
+        send_line(line_flagged, 0, won(CLASSIC_OUT, 395), "Ann")
+        send_line(line_flagged, 1, won(CLASSIC_OUT, 240), "Cat", kept=deals.Refused)
+        six_lines = games.record_game("casual", six, six_deals[:1])
+        for i, (player, _) in enumerate(SIX_TEAMS[:5]):
+            entry = won(CLASSIC_OUT, 410) if i == 0 else caught(150 + 5 * i, 45, clean=1)
+            send_line(six_lines, i, entry, player)
+        send_line(six_lines, 5, won(CLASSIC_OUT, 300), "Gwendolyn", kept=deals.Refused)
         return World(
             empty=path_of(empty),
             playing=path_of(playing),
@@ -160,6 +189,10 @@ def seed(app) -> World:
             six_playing=path_of(six_playing),
             six_finished=path_of(six_finished),
             playing_id=playing.id,
+            lines_in=path_of(lines_in),
+            line_flagged=path_of(line_flagged),
+            six_lines=path_of(six_lines),
+            empty_id=empty.id,
         )
 
 
@@ -275,6 +308,78 @@ def saved_meanwhile(page: Page, world: World, app) -> None:
     page.wait_for_load_state("networkidle")
 
 
+def lines_arrived(page: Page, world: World, app) -> None:
+    """The whole deal sent after a side sent its own line from its phone: 409, the line shown."""
+    page.goto(f"{page.base}{world.playing}/deals/new")
+    with app.app_context():
+        send_line(games.get_game(world.playing_id), 1, caught(240, 55, clean=1), "Cat")
+    page.fill("#s0-melded_points", "520")
+    count_from_here(page)
+    page.get_by_role("button", name=re.compile(r"Save deal \d+")).click()
+    heading = "Sides' own lines came in while you were entering"
+    expect(page.get_by_role("heading", name=heading)).to_be_visible()
+    page.wait_for_load_state("networkidle")
+
+
+def showing(path: str, where: str, *texts: str) -> Callable[[Page, World], None]:
+    """A page seen by anyone, showing these texts in this part of it (the state is reached)."""
+
+    def visit(page: Page, world: World) -> None:
+        load(page, path.format(w=world))
+        for text in texts:
+            expect(page.locator(where)).to_contain_text(text)
+
+    return visit
+
+
+def line_refused_with_another(page: Page, world: World) -> None:
+    """Cat & Dan say they went out too: refused with Ann & Bob's line in, and why (422)."""
+    page.goto(f"{page.base}{world.lines_in}/deals/next/1")
+    page.get_by_label("Cat & Dan went out").check()
+    page.get_by_label("Melded card points").fill("240")
+    count_from_here(page)
+    page.get_by_role("button", name="Send Cat & Dan's line").click()
+    expect(page.locator("#went_out-error")).to_contain_text("Only one side can go out")
+    page.wait_for_load_state("networkidle")
+
+
+def line_refused(page: Page, world: World) -> None:
+    """A typo in a side's own line: refused alone, the figures kept (422)."""
+    page.goto(f"{page.base}{world.playing}/deals/next/1")
+    page.get_by_label("Melded card points").fill("240")
+    page.get_by_label("Card points left in hands and feet").fill("1x")
+    count_from_here(page)
+    page.get_by_role("button", name="Send Cat & Dan's line").click()
+    expect(page.locator(".problems")).to_contain_text("not '1x'")
+    page.wait_for_load_state("networkidle")
+
+
+def line_saved_meanwhile(page: Page, world: World, app) -> None:
+    """A side's line of deal 1 sent after another phone saved deal 1: 409, the deal shown."""
+    page.goto(f"{page.base}{world.empty}/deals/next/0")
+    with app.app_context():
+        save_deal(games.get_game(world.empty_id), [won(CLASSIC_OUT, 500), caught(130, 30)])
+    page.get_by_label("Melded card points").fill("520")
+    count_from_here(page)
+    page.get_by_role("button", name="Send Ann & Bob's line").click()
+    expect(page.get_by_role("heading", name="Deal 1 was saved meanwhile")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+
+
+def later_line_stands(page: Page, world: World) -> None:
+    """A line entered before the one Ann's phone sent for the same side: theirs stands (409)."""
+    page.goto(f"{page.base}{world.lines_in}/deals/next/0")
+    page.get_by_label("Melded card points").fill("420")
+    # Entered a minute ago on this phone, kept with no signal until now: Ann's is later.
+    page.evaluate(
+        "document.querySelector('input[name=entered_at]').value = String(Date.now() - 60000)"
+    )
+    count_from_here(page)
+    page.get_by_role("button", name="Send Ann & Bob's line").click()
+    expect(page.get_by_role("heading", name="Ann sent a later line for Ann & Bob")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+
+
 def refused_game(page: Page, world: World) -> None:
     """One player on two sides: the form comes back saying so."""
     page.goto(f"{page.base}/games/new?ruleset=classic")
@@ -361,6 +466,26 @@ PAGES: dict[str, Callable] = {
     "deal-refused-by-the-decks": refused_by_the_decks,
     "deal-conflict": conflict,
     "deal-saved-meanwhile": saved_meanwhile,
+    # Each side's own line of the next deal, on its own phone, and the pages that show them.
+    "line-entry": plain("{w.playing}/deals/next/0"),
+    "line-entry-sent-already": showing("{w.lines_in}/deals/next/0", "#breakdown", "+3,595"),
+    "line-entry-six-sides": showing("{w.six_lines}/deals/next/5", "main", "Lines in"),
+    "line-refused": line_refused,
+    "line-refused-with-another-side": line_refused_with_another,
+    "line-saved-meanwhile": line_saved_meanwhile,
+    "line-later-line-stands": later_line_stands,
+    "scoreboard-lines-in": showing(
+        "{w.lines_in}", "#lines", "Ann & Bob: in, from Ann", "Cat & Dan: counting", "+3,595"
+    ),
+    "scoreboard-line-flagged": showing("{w.line_flagged}", "#lines p.error", "Only one side"),
+    "scoreboard-six-sides-lines-in": showing(
+        "{w.six_lines}", "#lines", "Gwendolyn & Maximilian: counting", "Only one side"
+    ),
+    "deal-entry-filled-from-lines": showing("{w.lines_in}/deals/new", "#filled", "Ann & Bob"),
+    "deal-entry-six-sides-filled-from-lines": showing(
+        "{w.six_lines}/deals/new", "#filled", "Dorothy & Ernie (from Dorothy)"
+    ),
+    "deal-lines-arrived": lines_arrived,
     "rule-cards": plain("/rules"),
     "rule-card": plain("/rules/classic"),
     "rule-card-open-books": plain("/rules/cutthroat"),
@@ -403,7 +528,7 @@ PAGES: dict[str, Callable] = {
     "game-old-address": not_found("/games/{w.playing_id}", MOVED),
     "game-old-address-deal-form": not_found("/games/{w.playing_id}/deals/new", MOVED),
 }
-NEEDS_APP = {conflict, saved_meanwhile, table_link}
+NEEDS_APP = {conflict, saved_meanwhile, table_link, lines_arrived, line_saved_meanwhile}
 
 
 # ------------------------------------------------------------------------- checks
