@@ -48,7 +48,7 @@ class Line:
         return self.entry is not None
 
     def as_json(self) -> dict[str, Any]:
-        """The line as the live answer and the API give it."""
+        """The line as the API gives it."""
         return {
             "side": self.side,
             "name": self.name,
@@ -77,16 +77,30 @@ class LaterLineKept:
 
     line: Line
     number: int
+    # When the line refused was entered: the gap is told, not the time (the server knows no
+    # phone's time zone).
+    yours: datetime
 
     @property
     def message(self) -> str:
         """In words for the person, or the client."""
-        when = self.line.entered_at.strftime("%H:%M:%S") if self.line.entered_at else "later"
         return (
-            f"{self.line.sent_by} sent a line for {self.line.name} entered after yours (at "
-            f"{when} UTC), so theirs is kept and yours was not. Send yours again to put it in "
-            "place of theirs."
+            f"{self.line.sent_by} sent a line for {self.line.name} entered "
+            f"{_gap(self.yours, self.line.entered_at)} after yours, so theirs is kept and yours "
+            "was not. Send yours again to put it in place of theirs."
         )
+
+
+def _gap(earlier: datetime, later: datetime | None) -> str:
+    """How long after `earlier` `later` was, in the words a person would use."""
+    if later is None:
+        return "a moment"
+    seconds = max(1, round((_aware(later) - _aware(earlier)).total_seconds()))
+    for unit, size in (("day", 86_400), ("hour", 3_600), ("minute", 60), ("second", 1)):
+        if seconds >= size:
+            count = seconds // size
+            return f"{count} {unit}{'s' * (count != 1)}"
+    return "a moment"
 
 
 @dataclass(frozen=True)
@@ -198,7 +212,7 @@ def send_line(
         if _aware(current.entered_at) > when:
             if same or (device and current.device == device):
                 return LineKept(number, lines_from(game, rows, device))  # nothing newer here
-            return LaterLineKept(lines_from(game, rows, device)[side], number)
+            return LaterLineKept(lines_from(game, rows, device)[side], number, when)
     lines = {position: DealEntry.from_dict(row.entry) for position, row in rows.items()}
     lines[side] = entry
     refusals = engine.check_lines(games.rules_of(game), game.decks, games.sides_of(game), lines)

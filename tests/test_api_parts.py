@@ -221,7 +221,8 @@ def test_of_two_lines_for_one_side_the_one_entered_later_stands(client, later_fi
         answer = send(client, game, 1, **older)
         errors = assert_errors(answer, 409)
         assert [(e["side"], e["field"], e["inputs"]) for e in errors] == [(1, "entered_at", [])]
-        assert "Dan sent a line for Cat & Dan entered after yours" in errors[0]["message"]
+        said = errors[0]["message"]
+        assert "Dan sent a line for Cat & Dan entered 30 seconds after yours" in said
     else:
         assert send(client, game, 1, **older).status_code == 200
         assert send(client, game, 1, **later).status_code == 200

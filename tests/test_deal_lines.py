@@ -207,7 +207,7 @@ def test_of_two_phones_the_line_entered_later_stands(client, game):
     )
     assert answer.status_code == 409
     page = text(answer)
-    assert "Ann sent a line for North entered after yours (at 20:05:00 UTC)" in page
+    assert "Ann sent a line for North entered 4 minutes after yours" in page
     assert "Theirs: 2 clean books, 2 dirty books, 1 wild book" in page
     assert values(answer)["s0-melded_points"] == "300"  # Bob's figures are kept on his page
     [row] = rows(client)

@@ -228,3 +228,51 @@ def test_a_line_entered_with_no_signal_is_sent_once_when_it_returns(phone, app):
     page.reload()
     expect(page.locator("#lines")).to_contain_text("Cat & Dan: in")
     assert lines_waiting(app) == 1
+
+
+def test_marking_who_went_out_fills_in_the_books_and_takes_them_back(phone):
+    """The whole deal's form: the books going out needs, filled where fewer were entered."""
+    page = phone
+    start_game(page)
+    page.goto(f"{page.base}{game_link(page)}/deals/new")
+    expect(page.get_by_text("Marking a side as going out fills in the books")).to_be_visible()
+    page.fill("#s0-books-clean", "3")  # three clean books typed before: more than needed
+
+    def books(side: int) -> list[str]:
+        return [page.input_value(f"#s{side}-books-{k}") for k in ("clean", "dirty", "wild")]
+
+    page.get_by_label("Ann & Bob", exact=True).check()
+    assert books(0) == ["3", "2", "1"] and books(1) == ["", "", ""]
+    expect(page.locator("#breakdown")).to_contain_text("Going out")
+    page.get_by_label("Cat & Dan", exact=True).check()
+    assert books(0) == ["3", "", ""] and books(1) == ["2", "2", "1"]
+    page.fill("#s1-books-dirty", "3")  # changed since: stays when unmarked
+    page.get_by_label("Nobody (stock ran out)").check()
+    assert books(0) == ["3", "", ""] and books(1) == ["", "3", ""]
+
+
+def test_a_phone_whose_line_another_replaced_is_told(phone, browser, app):
+    """Ann and Bob both send Ann & Bob's line: Bob's, entered later, stands; Ann's phone says so."""
+    ann = phone
+    start_game(ann)
+    game = game_link(ann)
+    bob = open_phone(browser, ann.device, ann.base)
+    try:
+        for page, name, melded in ((ann, "Ann", "320"), (bob, "Bob", "330")):
+            page.goto(f"{ann.base}{game}/deals/next/0")
+            call_me(page, name)
+            page.get_by_label("Melded card points").fill(melded)
+            page.get_by_role("button", name="Send Ann & Bob's line").tap()
+            expect(page.get_by_text("Ann & Bob's line for deal 1 is in.")).to_be_visible()
+        told = ann.get_by_role("status").filter(has_text="Bob sent a later line for Ann & Bob")
+        expect(told).to_be_visible(timeout=IN_STEP_MS)
+        expect(told).to_contain_text("theirs is kept")
+        expect(ann.locator("#lines")).to_contain_text("Ann & Bob: in, from Bob")
+        # Bob's phone, whose line stands, is told nothing of the kind.
+        expect(bob.get_by_role("status").filter(has_text="Ann & Bob: in")).to_be_visible()
+        expect(bob.get_by_text("sent a later line")).to_have_count(0)
+        with app.app_context():
+            [row] = db.session.execute(select(DealPart)).scalars().all()
+            assert (row.sent_by, row.entry) == ("Bob", {"melded_points": 330})
+    finally:
+        bob.context.close()

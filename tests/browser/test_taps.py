@@ -1,4 +1,7 @@
-"""A typical deal for two sides takes 20 taps and keystrokes or fewer, counted in a real browser.
+"""A typical deal for two sides takes 15 taps and keystrokes or fewer, counted in a real browser.
+
+(The target was 20. Marking the side that went out fills in the books going out needs, which
+the classic rules set at 2 clean, 2 dirty and 1 wild: five taps become one.)
 
 The deal (classic partnership rules, deal 1): Ann & Bob go out with 2 clean, 2 dirty and
 1 wild book, one red three laid down and 320 melded; Cat & Dan hold 1 clean book, melded 240
@@ -15,7 +18,7 @@ from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS, GAME_LINK, start_game
 
-MOST_ACTIONS = 20
+MOST_ACTIONS = 15
 
 
 class Counted:
@@ -40,8 +43,8 @@ class Counted:
             self.log.append(f"key {key}")
 
 
-def test_a_typical_deal_takes_twenty_taps_or_fewer(phone):
-    """The whole deal, from the open deal page to the saved scoreboard, in 20 actions."""
+def test_a_typical_deal_takes_fifteen_taps_or_fewer(phone):
+    """The whole deal, from the open deal page to the saved scoreboard, in 15 actions."""
     page = phone
     # Setting up the game is not part of the deal: done the quick way.
     start_game(page)
@@ -55,12 +58,12 @@ def test_a_typical_deal_takes_twenty_taps_or_fewer(phone):
         for _ in range(times):
             user.tap(side.get_by_role("button", name=f"One more: {label}"), label)
 
-    # Ann & Bob: 5 books, 1 red three, went out, 320 melded: 5 + 1 + 1 + (1 + 3) = 11.
-    plus(ann, "clean books", 2)
-    plus(ann, "dirty books", 2)
-    plus(ann, "wild books")
-    plus(ann, "red threes laid down")
+    # Ann & Bob: went out (which fills in the 5 books going out needs), 1 red three, 320
+    # melded: 1 + 1 + (1 + 3) = 6.
     user.tap(page.get_by_label("Ann & Bob", exact=True), "went out")
+    for kind, books in (("clean", "2"), ("dirty", "2"), ("wild", "1")):
+        expect(page.locator(f"#s0-books-{kind}")).to_have_value(books)
+    plus(ann, "red threes laid down")
     user.tap(page.locator("#s0-melded_points"), "melded points")
     user.type("320")
     # Cat & Dan: 1 book, 240 melded, 85 left: 1 + (1 + 3) + (1 + 2) = 8.
@@ -72,7 +75,7 @@ def test_a_typical_deal_takes_twenty_taps_or_fewer(phone):
     # The live breakdown has caught up with the last keystroke (looking costs no tap).
     expect(page.locator("#breakdown")).to_contain_text("240 melded − 85 left")
     page.screenshot(path=os.path.join(ARTIFACTS, f"{page.device}-taps-deal.png"), full_page=True)
-    # Save: 1. In all 11 + 8 + 1 = 20.
+    # Save: 1. In all 6 + 8 + 1 = 15.
     user.tap(page.get_by_role("button", name="Save deal 1"), "save")
 
     print(f"\n{page.device}: a typical deal took {user.count} taps and keystrokes")
