@@ -201,6 +201,10 @@ class Game(db.Model):
     )
     # Kept in step with the engine's verdict after every change, so lists can filter on it.
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    # One more with everything a watching phone would see change (a deal saved or corrected, a
+    # side's line, who is entering, the first dealer): an unchanged poll is answered from this
+    # alone, read with the game's link (live.py).
+    live_version: Mapped[int] = mapped_column(default=0, server_default="0")
 
     club: Mapped[Club | None] = relationship()
     saved_rules: Mapped[SavedRules | None] = relationship()
