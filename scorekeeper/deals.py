@@ -20,6 +20,7 @@ from . import access, figures, games
 from . import rules as engine
 from .access import Level
 from .db import db
+from .live import lines_token, touch
 from .models import Deal, DealPart, DealScore, Game, Side
 from .rules import DealEntry, DealRefused, Progress, Refusal
 from .rules.game import DealLimitReached, deal_limit_reached
@@ -310,7 +311,11 @@ def _insert_deal(
     db.session.execute(
         update(Game.__table__)
         .where(Game.__table__.c.id == game.id)
-        .values(finished_at=finished, updated_at=now)
+        .values(
+            finished_at=finished,
+            updated_at=now,
+            live_version=Game.__table__.c.live_version + 1,
+        )
     )
     for side, side_figures in zip(game.sides, kept, strict=True):
         for name, value in side_figures.items():
@@ -345,12 +350,6 @@ def lines_in(game: Game, number: int) -> dict[int, DealPart]:
     """The sides' own lines in for deal `number`, by side position."""
     query = select(DealPart).where(DealPart.game_id == game.id, DealPart.deal_number == number)
     return {row.side_position: row for row in db.session.execute(query).scalars()}
-
-
-def lines_token(number: int, rows: Any) -> str:
-    """A token that changes whenever a side's line of deal `number` comes in or changes."""
-    versions = sorted((row.side_position, row.version) for row in rows)
-    return f"{number}:" + ",".join(f"{side}.{version}" for side, version in versions)
 
 
 # --- correcting a deal ---------------------------------------------------------------------
@@ -429,6 +428,7 @@ def _store(game: Game, deal: Deal, entries: Sequence[DealEntry], progress: Progr
     figures.keep_side_figures(game, progress, games.entries_of(game))
     game.finished_at = (game.finished_at or games.now()) if progress.finished else None
     game.updated_at = games.now()
+    touch(game.id)
     db.session.commit()
     games.keep_progress(game, progress)
 

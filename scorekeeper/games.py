@@ -455,6 +455,7 @@ def choose_first_dealer(game: Game, seat: int) -> None:
     if refusals:
         raise GameRefused(refusals)
     game.first_dealer = seat
+    game.live_version = Game.live_version + 1  # the table's phones show who deals now
     db.session.commit()
 
 

@@ -35,9 +35,11 @@ class Opened:
 
 @dataclass(frozen=True)
 class Found(Opened):
-    """The link opens this game."""
+    """The link opens this game; with its club and live version, read in the same query."""
 
     game_id: int
+    club_id: int | None = None
+    live_version: int = 0
 
 
 @dataclass(frozen=True)
@@ -67,11 +69,19 @@ def open_link(secret: str, address: str, game_id: int | None = None) -> Opened:
         .scalar_subquery()
     )
     # A malformed secret still asks the same question (with a secret no game can have).
-    finding = select(Game.id).where(Game.secret == (secret if wellformed else ""))
+    wanted = [Game.secret == (secret if wellformed else "")]
     if game_id is not None:
         # An id past any database's integer names no game: asked as id 0, in the same query.
-        finding = finding.where(Game.id == (game_id if 0 < game_id < 2**63 else 0))
-    missed, found = db.session.execute(select(misses, finding.scalar_subquery())).one()
+        wanted.append(Game.id == (game_id if 0 < game_id < 2**63 else 0))
+    # The game's club and live version come with it: a live poll with nothing new is answered
+    # from these alone (web/live.py), with no other query for a casual game.
+    found, club_id, version = (
+        select(column).where(*wanted).scalar_subquery()
+        for column in (Game.id, Game.club_id, Game.live_version)
+    )
+    missed, found, club_id, version = db.session.execute(
+        select(misses, found, club_id, version)
+    ).one()
     # Only read: end it, so that whatever the request writes next starts a transaction of its
     # own (taking SQLite's write lock only then, not while waiting for anything else).
     db.session.rollback()
@@ -80,7 +90,7 @@ def open_link(secret: str, address: str, game_id: int | None = None) -> Opened:
     if found is None:
         record_miss(address, now)
         return Missed()
-    return Found(found)
+    return Found(found, club_id, version or 0)
 
 
 def _retry_after(address: str, now: datetime) -> int:

@@ -14,7 +14,6 @@ from sqlalchemy import Row, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .db import db
-from .deals import lines_token
 from .models import Deal, DealPart, Entering, Game
 
 # A phone with the deal form open says so every few seconds (static/app.js); one not heard from
@@ -36,11 +35,13 @@ class TableState:
     version: str
     deals: int
     finished: bool
-    entering: list[tuple[str, int]]
+    # Who else is entering: name, deal, and for how many seconds more the name stays fresh
+    # without news (a phone put away says nothing; its name goes from every screen then).
+    entering: list[tuple[str, int, int]]
     # The sides' own lines of the next deal that are in (parts.py): who sent each, whether
     # this phone did, and what the deal meets because of it.
     parts: list[dict[str, Any]] = field(default_factory=list)
-    # Changes whenever a line comes in or changes (deals.lines_token): the scoreboard then
+    # Changes whenever a line comes in or changes (live.lines_token): the scoreboard then
     # shows the running breakdown again.
     lines: str = ""
 
@@ -52,10 +53,29 @@ class TableState:
             "deals": self.deals,
             "next_deal": self.deals + 1,
             "finished": self.finished,
-            "entering": [{"name": name, "deal": deal} for name, deal in self.entering],
+            "entering": [
+                {"name": name, "deal": deal, "fresh_for": fresh_for}
+                for name, deal, fresh_for in self.entering
+            ],
             "parts": self.parts,
             "lines": self.lines,
         }
+
+
+def touch(game_id: int) -> None:
+    """Something a watching phone would see changed: one more on the game's live version.
+
+    Part of the caller's transaction. An unchanged poll is answered from this number alone.
+    """
+    db.session.execute(
+        update(Game).where(Game.id == game_id).values(live_version=Game.live_version + 1)
+    )
+
+
+def lines_token(number: int, rows: Any) -> str:
+    """A token that changes whenever a side's line of deal `number` comes in or changes."""
+    versions = sorted((row.side_position, row.version) for row in rows)
+    return f"{number}:" + ",".join(f"{side}.{version}" for side, version in versions)
 
 
 def version(deals: int, versions: int) -> str:
@@ -71,8 +91,8 @@ def version_of(game: Game) -> str:
 def table_state(game_id: int, device: str | None, now: datetime | None = None) -> TableState | None:
     """The game's version and who else is entering its current deal; None if no such game.
 
-    Four small queries (after the one that opened the link), no ORM objects: every phone
-    showing a game asks every second or two.
+    Four small queries (after the one that opened the link), no ORM objects. Asked only when
+    the game's live version moved on since the phone's last answer (web/live.py).
     """
     now = now or datetime.now(UTC)
     game = game_row(game_id)
@@ -86,7 +106,7 @@ def table_state(game_id: int, device: str | None, now: datetime | None = None) -
     # Only the deal still to be entered counts: a phone still typing a deal saved meanwhile
     # learns so on its own page.
     query = (
-        select(Entering.name, Entering.deal_number)
+        select(Entering.name, Entering.deal_number, Entering.seen_at)
         .where(
             Entering.game_id == game_id,
             Entering.seen_at >= now - FRESH,
@@ -97,7 +117,10 @@ def table_state(game_id: int, device: str | None, now: datetime | None = None) -
     )
     if device:
         query = query.where(Entering.device != device)
-    entering = [(name, number) for name, number in db.session.execute(query)]
+    entering = [
+        (name, number, _fresh_for(seen_at, now))
+        for name, number, seen_at in db.session.execute(query)
+    ]
     finished = game.finished_at is not None
     lines = select(
         DealPart.side_position,
@@ -122,6 +145,13 @@ def table_state(game_id: int, device: str | None, now: datetime | None = None) -
     )
 
 
+def _fresh_for(seen_at: datetime, now: datetime) -> int:
+    """Whole seconds until a phone last heard at `seen_at` is no longer listed as entering."""
+    if seen_at.tzinfo is None:  # SQLite hands back naive UTC
+        seen_at = seen_at.replace(tzinfo=UTC)
+    return max(1, int((seen_at + FRESH - now).total_seconds() + 0.999))
+
+
 def game_row(game_id: int) -> Row[tuple[int | None, datetime | None]] | None:
     """The game's club and end, without loading the game; None if no such game."""
     if not 0 < game_id < 2**63:  # beyond any database's integer: no such game
@@ -137,6 +167,8 @@ def say_entering(game_id: int, device: str, name: str, deal_number: int) -> bool
     """
     now = datetime.now(UTC)
     values = {"name": name, "deal_number": deal_number, "seen_at": now}
+    # Every word from an entering phone is news to the table (its name stays fresh).
+    touch(game_id)
     db.session.execute(delete(Entering).where(Entering.seen_at < now - FORGOTTEN))
     # This game's quiet phones are listed no more: their rows go now, so that the game's rows
     # are the phones it lists, and a quiet phone's place is free for another.
@@ -169,7 +201,9 @@ def say_entering(game_id: int, device: str, name: str, deal_number: int) -> bool
 
 def stop_entering(game_id: int, device: str) -> None:
     """This phone has left the deal form (saved, or gone back)."""
-    db.session.execute(
+    gone = db.session.execute(
         delete(Entering).where(Entering.game_id == game_id, Entering.device == device)
     )
+    if gone.rowcount:
+        touch(game_id)
     db.session.commit()

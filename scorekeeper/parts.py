@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy import delete
 
-from . import access, deals, games
+from . import access, deals, games, live
 from . import rules as engine
 from .db import db
 from .models import DealPart, Game
@@ -147,7 +147,7 @@ def lines_from(game: Game, rows: Mapping[int, DealPart], device: str | None = No
 def token(game: Game) -> str:
     """A token that changes whenever a line of the next deal comes in or changes."""
     number = games.progress_of(game).next_deal
-    return deals.lines_token(number, deals.lines_in(game, number).values())
+    return live.lines_token(number, deals.lines_in(game, number).values())
 
 
 def running(game: Game, lines: Sequence[Line]) -> list[engine.SideScore]:
@@ -219,10 +219,12 @@ def send_line(
     _flag(rows, refusals, len(game.sides), side)
     mine = [r for r in refusals if side in engine.sides_involved(r, len(game.sides))]
     if mine:
+        live.touch(game.id)
         db.session.commit()  # the other sides' flags; this line is not kept
         return deals.Refused(mine)
     _keep(game, rows, side, entry, device, sent_by, when, number)
     if len(rows) < len(game.sides):
+        live.touch(game.id)
         db.session.commit()
         return LineKept(number, lines_from(game, rows, device))
     # The last line: the whole deal, saved once (enter_deal deletes the lines as it saves).

@@ -326,7 +326,9 @@ def say(client, game: str, number: int, name: str = "Phone", deal: int = 1):
 
 
 def entering(client, game: str) -> list[dict]:
-    return client.get(f"{game}/live?device={'f' * 32}").get_json()["entering"]
+    """Who the live answer lists as entering (name and deal; how long each stays fresh apart)."""
+    listed = client.get(f"{game}/live?device={'f' * 32}").get_json()["entering"]
+    return [{"name": one["name"], "deal": one["deal"]} for one in listed]
 
 
 def rows() -> int:

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import pytest
 from page_reader import Page, read_page
-from sqlalchemy import select, update
+from sqlalchemy import event, select, update
 from werkzeug.security import generate_password_hash
 
 from scorekeeper import accounts, clubs, create_app, games, live
@@ -84,6 +84,14 @@ def saved_deals(client, game: Table) -> list[dict[str, Any]]:
 def live_of(client, game: Table, device: str | None = None, **headers: str):
     query = f"?device={device}" if device else ""
     return client.get(f"{game.link}/live{query}", headers=headers)
+
+
+def entering_of(answer) -> list[dict[str, Any]]:
+    """Who the live answer lists as entering, each with its fresh_for checked and left out."""
+    listed = answer.get_json()["entering"]
+    for one in listed:
+        assert 0 < one.pop("fresh_for") <= live.FRESH.total_seconds()
+    return listed
 
 
 def say(client, game: Table, device: str = PHONE_A, deal: Any = 1, name: str = "Ann", **more):
@@ -299,12 +307,12 @@ def test_entering_is_seen_by_every_other_phone_but_not_its_own(app, client):
     answer = say(client, game, PHONE_A, 1, "Ann")
     assert answer.status_code == 204
     assert answer.get_data() == b""
-    assert live_of(client, game, PHONE_B).get_json()["entering"] == [{"name": "Ann", "deal": 1}]
-    assert live_of(client, game).get_json()["entering"] == [{"name": "Ann", "deal": 1}]
-    assert live_of(client, game, PHONE_A).get_json()["entering"] == []
+    assert entering_of(live_of(client, game, PHONE_B)) == [{"name": "Ann", "deal": 1}]
+    assert entering_of(live_of(client, game)) == [{"name": "Ann", "deal": 1}]
+    assert entering_of(live_of(client, game, PHONE_A)) == []
     # Saying it again updates the phone's one row.
     assert say(client, game, PHONE_A, 1, "Ann Lee").status_code == 204
-    assert live_of(client, game, PHONE_B).get_json()["entering"] == [{"name": "Ann Lee", "deal": 1}]
+    assert entering_of(live_of(client, game, PHONE_B)) == [{"name": "Ann Lee", "deal": 1}]
     assert len(entering_rows(app)) == 1
 
 
@@ -322,7 +330,7 @@ def test_phones_are_listed_by_deal_then_name(client):
     say(client, game, PHONE_A, 2, "Zed")
     say(client, game, PHONE_B, 1, "Yan")
     say(client, game, PHONE_C, 1, "Bea")
-    assert live_of(client, game, "f" * 32).get_json()["entering"] == [
+    assert entering_of(live_of(client, game, "f" * 32)) == [
         {"name": "Bea", "deal": 1},
         {"name": "Yan", "deal": 1},
         {"name": "Zed", "deal": 2},
@@ -343,14 +351,14 @@ def test_phones_are_listed_by_deal_then_name(client):
 def test_names_are_tidied(client, typed, shown):
     game = start(client)
     assert say(client, game, PHONE_A, 1, typed).status_code == 204
-    assert live_of(client, game, PHONE_B).get_json()["entering"] == [{"name": shown, "deal": 1}]
+    assert entering_of(live_of(client, game, PHONE_B)) == [{"name": shown, "deal": 1}]
 
 
 def test_without_a_name_is_someone(client):
     game = start(client)
     answer = client.post(f"{game.link}/entering", data={"device": PHONE_A, "deal": "1"})
     assert answer.status_code == 204
-    assert live_of(client, game, PHONE_B).get_json()["entering"] == [{"name": "Someone", "deal": 1}]
+    assert entering_of(live_of(client, game, PHONE_B)) == [{"name": "Someone", "deal": 1}]
 
 
 @pytest.mark.parametrize(
@@ -369,7 +377,7 @@ def test_a_phone_not_heard_from_is_not_listed(app, client, age, listed):
     with app.app_context():
         db.session.execute(update(Entering).values(seen_at=datetime.now(UTC) - age))
         db.session.commit()
-    entering = live_of(client, game, PHONE_B).get_json()["entering"]
+    entering = entering_of(live_of(client, game, PHONE_B))
     assert entering == ([{"name": "Ann", "deal": 1}] if listed else [])
 
 
@@ -389,17 +397,17 @@ def test_a_deal_already_saved_is_not_listed(client):
     say(client, game, PHONE_A, 1, "Ann")
     say(client, game, PHONE_B, 2, "Bea")
     api_deal(client, game)
-    assert live_of(client, game, PHONE_C).get_json()["entering"] == [{"name": "Bea", "deal": 2}]
+    assert entering_of(live_of(client, game, PHONE_C)) == [{"name": "Bea", "deal": 2}]
     # A phone still saying it enters deal 1 after deal 1 was saved is not listed either.
     say(client, game, PHONE_A, 1, "Ann")
-    assert live_of(client, game, PHONE_C).get_json()["entering"] == [{"name": "Bea", "deal": 2}]
+    assert entering_of(live_of(client, game, PHONE_C)) == [{"name": "Bea", "deal": 2}]
 
 
 def test_entering_is_per_game(client):
     one, other = start(client), start(client)
     say(client, one, PHONE_A)
-    assert live_of(client, other, PHONE_B).get_json()["entering"] == []
-    assert live_of(client, one, PHONE_B).get_json()["entering"] == [{"name": "Ann", "deal": 1}]
+    assert entering_of(live_of(client, other, PHONE_B)) == []
+    assert entering_of(live_of(client, one, PHONE_B)) == [{"name": "Ann", "deal": 1}]
 
 
 def test_leaving_removes_the_phone(app, client):
@@ -407,7 +415,7 @@ def test_leaving_removes_the_phone(app, client):
     say(client, game, PHONE_A, 1, "Ann")
     say(client, game, PHONE_B, 1, "Bea")
     assert say(client, game, PHONE_A, 1, "Ann", leaving="1").status_code == 204
-    assert live_of(client, game, PHONE_C).get_json()["entering"] == [{"name": "Bea", "deal": 1}]
+    assert entering_of(live_of(client, game, PHONE_C)) == [{"name": "Bea", "deal": 1}]
     assert [row[1] for row in entering_rows(app)] == [PHONE_B]
 
 
@@ -502,7 +510,7 @@ def test_two_processes_on_one_database_answer_alike(app, client):
         assert say(client, game, PHONE_A, 1, "Ann").status_code == 204
         seen = live_of(other, game, PHONE_B, **{"If-None-Match": first.headers["ETag"]})
         assert seen.status_code == 200
-        assert seen.get_json()["entering"] == [{"name": "Ann", "deal": 1}]
+        assert entering_of(seen) == [{"name": "Ann", "deal": 1}]
 
         api_deal(other, game)
         body = live_of(client, game, PHONE_B).get_json()
@@ -511,8 +519,8 @@ def test_two_processes_on_one_database_answer_alike(app, client):
 
         assert say(other, game, PHONE_B, 2, "Bea").status_code == 204
         assert say(client, game, PHONE_A, 2, "Ann", leaving="1").status_code == 204
-        assert live_of(other, game, PHONE_C).get_json()["entering"] == [{"name": "Bea", "deal": 2}]
-        assert live_of(client, game, PHONE_C).get_json()["entering"] == [{"name": "Bea", "deal": 2}]
+        assert entering_of(live_of(other, game, PHONE_C)) == [{"name": "Bea", "deal": 2}]
+        assert entering_of(live_of(client, game, PHONE_C)) == [{"name": "Bea", "deal": 2}]
     finally:
         with other_app.app_context():
             db.session.remove()
@@ -708,3 +716,104 @@ def test_entering_with_the_pages_token_is_accepted(app, client, guarded):
     )
     assert answer.status_code == 204
     assert entering_rows(app) == [(game.id, PHONE_A, "Ann", 1)]
+
+
+# ------------------------------------------------------- an unchanged poll: one query
+
+
+def statements_for(app, client, path: str, **headers: str) -> tuple[int, list[str]]:
+    """The answer's status and every statement the database was asked while answering."""
+    seen: list[str] = []
+    with app.app_context():
+        engine = db.engine
+
+    def note(conn, cursor, statement, parameters, context, executemany):
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        status = client.get(path, headers=headers).status_code
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    return status, seen
+
+
+def test_an_unchanged_poll_is_one_query_for_a_casual_game(app, client):
+    game = start(client)
+    etag = live_of(client, game, PHONE_B).headers["ETag"]
+    status, asked = statements_for(
+        app, client, f"{game.link}/live?device={PHONE_B}", **{"If-None-Match": etag}
+    )
+    assert status == 304
+    selects = [s for s in asked if s.lstrip().upper().startswith("SELECT")]
+    assert len(selects) == 1, asked  # the link, with the game's club and live version
+    assert "live_version" in selects[0]
+    # A changed game is read in full.
+    api_deal(client, game, {"melded_points": 50}, {})
+    status, asked = statements_for(
+        app, client, f"{game.link}/live?device={PHONE_B}", **{"If-None-Match": etag}
+    )
+    assert status == 200 and len(asked) > 1
+
+
+def test_an_unchanged_poll_of_a_club_game_also_reads_its_club(app, club_games):
+    game, table = club_games.games["priv"], club_games.table
+    etag = live_of(table, game).headers["ETag"]
+    status, asked = statements_for(app, table, f"{game.link}/live", **{"If-None-Match": etag})
+    selects = [s for s in asked if s.lstrip().upper().startswith("SELECT")]
+    assert status == 304 and len(selects) == 2, asked  # the link, then the club
+    # Who may look is still asked: a stranger with the same ETag is refused, not told "same".
+    assert club_games.stranger.get(
+        f"{game.link}/live", headers={"If-None-Match": etag}
+    ).status_code in (403, 404)
+
+
+def _etag(client, game: Table) -> str:
+    return live_of(client, game, PHONE_C).headers["ETag"]
+
+
+def test_everything_a_watching_phone_sees_moves_the_live_version_on(app, client):
+    game, other = start(client), start(client)
+    seen = [_etag(client, game)]
+
+    def moved(why: str) -> None:
+        now = _etag(client, game)
+        assert now != seen[-1], f"{why} did not move the live version on"
+        seen.append(now)
+
+    assert client.post(f"{game.link}/first-dealer", data={"seat": "1"}).status_code == 302
+    moved("choosing the first dealer")
+    say(client, game)
+    moved("a phone opening the deal form")
+    say(client, game)
+    moved("the entering phone's next word (its name stays fresh)")
+    say(client, game, leaving="1")
+    moved("the phone leaving the form")
+    line = {"number": "1", "s0-melded_points": "50", "device": PHONE_A}
+    assert client.post(f"{game.link}/deals/next/0", data=line).status_code == 302
+    moved("a side's line")
+    api_deal(client, game, {"melded_points": 50}, {})
+    moved("a deal saved")
+    answer = client.put(
+        f"/api/v1/games/{game.id}/deals/1",
+        json={"scores": [{"melded_points": 60}, {}]},
+        headers={"X-Game-Key": game.secret},
+    )
+    assert answer.status_code == 200
+    moved("a correction")
+    # Another game's news, or a phone asking, moves nothing here.
+    api_deal(client, other, {"melded_points": 50}, {})
+    live_of(client, game, PHONE_A)
+    assert _etag(client, game) == seen[-1]
+    assert live_of(client, game, PHONE_C, **{"If-None-Match": seen[-1]}).status_code == 304
+
+
+def test_a_name_stays_fresh_for_what_is_left_of_its_fifteen_seconds(app, client):
+    game = start(client)
+    say(client, game)
+    with app.app_context():
+        row = db.session.execute(select(Entering)).scalar_one()
+        row.seen_at = datetime.now(UTC) - timedelta(seconds=10)
+        db.session.commit()
+    listed = live_of(client, game, PHONE_B).get_json()["entering"]
+    assert [(one["name"], one["fresh_for"]) for one in listed] == [("Ann", 5)]

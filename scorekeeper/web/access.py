@@ -119,8 +119,10 @@ def open_game_link(endpoint: str | None, values: dict | None) -> None:
     finally:
         g.only_reading = False
     match opened:
-        case links.Found(game_id):
+        case links.Found(game_id, club_id, version):
             values["game_id"] = game_id
+            # For the live poll: whether anything changed, without reading the game again.
+            g.game_club, g.live_version = club_id, version
         case links.TooManyMisses(retry_after):
             raise LinkRefused(retry_after)
         case _:

@@ -150,7 +150,7 @@ class DealForm(FlaskForm):
     number = HiddenField()
     # One per form shown: the same form sent twice (double tap, back button) saves once.
     idempotency_key = HiddenField()
-    # The sides' own lines the form was opened with (deals.lines_token): a line sent from a
+    # The sides' own lines the form was opened with (live.lines_token): a line sent from a
     # side's phone meanwhile is shown before this form saves over it.
     lines = HiddenField()
 
