@@ -75,9 +75,22 @@ def call(
 class Server:
     """gunicorn serving `target` (a "module:factory()" string) on a free port."""
 
-    def __init__(self, target: str, env: dict[str, str], workers: int = 1) -> None:
+    def __init__(
+        self,
+        target: str,
+        env: dict[str, str],
+        workers: int = 1,
+        config: list[str] | None = None,
+        code: Path | None = None,
+    ) -> None:
         self.target, self.workers, self.port = target, workers, free_port()
         self.env = {**os.environ, "SECRET_KEY": secrets.token_hex(32), **env}
+        if code is not None:
+            # Another checkout's code (an earlier commit, for a before-and-after figure).
+            self.env["PYTHONPATH"] = str(code)
+        # How gunicorn runs its workers: sync by default (how the older figures were taken).
+        self.config = config if config is not None else ["--worker-class", "sync"]
+        self.cwd = code or ROOT
         self.proc: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> Server:
@@ -86,8 +99,7 @@ class Server:
                 str(BIN / "gunicorn"),
                 # Sync workers, as the figures in docs/PERFORMANCE.md were measured (gunicorn
                 # would otherwise read the shipped gunicorn.conf.py in this folder: gthread).
-                "--worker-class",
-                "sync",
+                *self.config,
                 "-w",
                 str(self.workers),
                 "-b",
@@ -96,7 +108,7 @@ class Server:
                 "warning",
                 self.target,
             ],
-            cwd=ROOT,
+            cwd=self.cwd,
             env=self.env,
             start_new_session=True,
         )
@@ -125,12 +137,15 @@ def on_database(run: Callable[[str], None]) -> None:
         run(f"sqlite:///{folder}/bench.sqlite")
 
 
-def init_db(database_url: str) -> None:
-    """Create the schema with the app's own command."""
+def init_db(database_url: str, code: Path | None = None) -> None:
+    """Create the schema with the app's own command (of another checkout's code, if given)."""
+    env = {**os.environ, "DATABASE_URL": database_url}
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
     subprocess.run(
         [str(BIN / "flask"), "--app", "scorekeeper", "init-db"],
-        cwd=ROOT,
-        env={**os.environ, "DATABASE_URL": database_url},
+        cwd=code or ROOT,
+        env=env,
         check=True,
         capture_output=True,
     )

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.orm import selectinload
 
 from .db import db
@@ -54,34 +54,58 @@ class TooManyMisses(Opened):
     retry_after: int  # seconds
 
 
+def _lookup(by_id: bool):
+    """The one query that opens a link, built once: this address's recent misses, and the game
+    with the secret (and the id, for the API) with its club and live version.
+
+    Core columns and bound parameters: the hottest query of all (every live poll asks it) is
+    neither rebuilt nor passed through the ORM on each request.
+    """
+    misses_table, games = LinkMiss.__table__, Game.__table__
+    misses = (
+        select(func.count())
+        .select_from(misses_table)
+        .where(
+            misses_table.c.address == bindparam("address"),
+            misses_table.c.at >= bindparam("since"),
+        )
+        .scalar_subquery()
+    )
+    wanted = [games.c.secret == bindparam("secret")]
+    if by_id:
+        wanted.append(games.c.id == bindparam("game_id"))
+    found = (
+        select(column).where(*wanted).scalar_subquery()
+        for column in (games.c.id, games.c.club_id, games.c.live_version)
+    )
+    return select(misses, *found)
+
+
+_BY_SECRET, _BY_SECRET_AND_ID = _lookup(False), _lookup(True)
+
+
 def open_link(secret: str, address: str, game_id: int | None = None) -> Opened:
     """The game a secret opens (and, for the API, only if it is the game with this id).
 
     One query asks both how often this address missed lately and which game has the secret,
-    so a hit costs one round trip and a miss looks exactly like any other miss.
+    so a hit costs one round trip and a miss looks exactly like any other miss. The game's
+    club and live version come with it: a live poll with nothing new is answered from these
+    alone (web/live.py), with no other query for a casual game.
     """
     now = datetime.now(UTC)
     wellformed = isinstance(secret, str) and SECRET.fullmatch(secret) is not None
-    misses = (
-        select(func.count())
-        .select_from(LinkMiss)
-        .where(LinkMiss.address == address[:64], LinkMiss.at >= now - MISS_WINDOW)
-        .scalar_subquery()
-    )
     # A malformed secret still asks the same question (with a secret no game can have).
-    wanted = [Game.secret == (secret if wellformed else "")]
+    values = {
+        "address": address[:64],
+        "since": now - MISS_WINDOW,
+        "secret": secret if wellformed else "",
+    }
+    query = _BY_SECRET
     if game_id is not None:
         # An id past any database's integer names no game: asked as id 0, in the same query.
-        wanted.append(Game.id == (game_id if 0 < game_id < 2**63 else 0))
-    # The game's club and live version come with it: a live poll with nothing new is answered
-    # from these alone (web/live.py), with no other query for a casual game.
-    found, club_id, version = (
-        select(column).where(*wanted).scalar_subquery()
-        for column in (Game.id, Game.club_id, Game.live_version)
-    )
-    missed, found, club_id, version = db.session.execute(
-        select(misses, found, club_id, version)
-    ).one()
+        values["game_id"] = game_id if 0 < game_id < 2**63 else 0
+        query = _BY_SECRET_AND_ID
+    missed, found, club_id, version = db.session.execute(query, values).one()
     # Only read: end it, so that whatever the request writes next starts a transaction of its
     # own (taking SQLite's write lock only then, not while waiting for anything else).
     db.session.rollback()
