@@ -77,7 +77,7 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
 
 def export_games(club: Club, filters: Filters) -> str:
     """One row per finished game within the filters, oldest first, for spreadsheets."""
-    games = _games(club, filters, finished_only=True)
+    games = _games(club, filters, finished_only=True, with_deals=False)
     most = max((len(game.sides) for game in games), default=0)
     header = ["game", "played_on", "ruleset", "decks", "deals"]
     for number in range(1, most + 1):
@@ -104,7 +104,7 @@ def export_games(club: Club, filters: Filters) -> str:
 def export_deals(club: Club, filters: Filters | None = None) -> str:
     """The complete record: one row per game, deal and side, unfinished games included."""
     rows: list[list[Any]] = []
-    for game in _games(club, filters or Filters(), finished_only=False):
+    for game in _games(club, filters or Filters(), finished_only=False, with_deals=True):
         head = [
             game.id,
             game.played_on.isoformat(),
@@ -161,15 +161,19 @@ def entry_cells(entry: Mapping[str, Any]) -> dict[str, str]:
     return cells
 
 
-def _games(club: Club, filters: Filters, *, finished_only: bool) -> list[Game]:
-    """The club's games within the filters, oldest first, with everything a row shows."""
+def _games(club: Club, filters: Filters, *, finished_only: bool, with_deals: bool) -> list[Game]:
+    """The club's games within the filters, oldest first, with everything a row shows.
+
+    Deals and their scores only when the rows show them: the games file reads the totals kept
+    on the sides, and loading every deal of a season's games would cost more than all the rest.
+    """
+    options = [selectinload(Game.sides).selectinload(Side.players)]
+    if with_deals:
+        options.append(selectinload(Game.deals).selectinload(Deal.scores))
     query = (
         club_games(club, filters, finished_only=finished_only)
         .order_by(Game.played_on, Game.id)
-        .options(
-            selectinload(Game.sides).selectinload(Side.players),
-            selectinload(Game.deals).selectinload(Deal.scores),
-        )
+        .options(*options)
     )
     return list(db.session.execute(query).scalars())
 

@@ -149,8 +149,12 @@ def standings(club: Club, filters: Filters, sort: str = "win_rate") -> list[Stan
         .group_by(MemberDay.member_id)
         .subquery()
     )
-    query = select(Member.id, Member.name, *list(sums.c)[1:]).join(
-        sums, sums.c.member_id == Member.id
+    # The club's own members only: said outright, the database reads the club's few members by
+    # their index instead of every club's (which it would hash to join the sums).
+    query = (
+        select(Member.id, Member.name, *list(sums.c)[1:])
+        .join(sums, sums.c.member_id == Member.id)
+        .where(Member.club_id == club.id)
     )
     rows = [Standing(*row) for row in db.session.execute(query)]
     return rank(rows, sort, club.min_games_ranked)
