@@ -817,3 +817,20 @@ def test_a_name_stays_fresh_for_what_is_left_of_its_fifteen_seconds(app, client)
         db.session.commit()
     listed = live_of(client, game, PHONE_B).get_json()["entering"]
     assert [(one["name"], one["fresh_for"]) for one in listed] == [("Ann", 5)]
+
+
+def test_a_phone_gone_quiet_leaves_every_screen_without_news(app, client):
+    """An answer listing a phone entering is asked again in full: the name goes when stale."""
+    game = start(client)
+    say(client, game)
+    first = live_of(client, game, PHONE_B)
+    assert [one["name"] for one in first.get_json()["entering"]] == ["Ann"]
+    assert first.headers["ETag"].endswith('e"')
+    with app.app_context():
+        row = db.session.execute(select(Entering)).scalar_one()
+        row.seen_at = datetime.now(UTC) - live.FRESH - timedelta(seconds=1)
+        db.session.commit()
+    again = live_of(client, game, PHONE_B, **{"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 200 and again.get_json()["entering"] == []
+    quiet = live_of(client, game, PHONE_B, **{"If-None-Match": again.headers["ETag"]})
+    assert quiet.status_code == 304

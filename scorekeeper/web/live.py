@@ -49,11 +49,15 @@ def game(game_id: int):
     """
     _require(g.game_club, Level.READ)
     etag = f"v{g.live_version}"
+    # An answer that listed a phone entering is tagged "…e": a phone put away says nothing,
+    # so whoever holds that answer is given a fresh one, without the name once it is stale.
     if etag in request.if_none_match:
         return _live_answer(current_app.response_class(status=304), etag)
     state = live.table_state(game_id, _device(request.args.get("device")))
     if state is None:
         abort(404)
+    if state.entering:
+        etag += "e"
     body = json.dumps(state.as_json(), separators=(",", ":"))
     return _live_answer(current_app.response_class(body, mimetype="application/json"), etag)
 
