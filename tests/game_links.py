@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
+from sqlalchemy import event
 
 from scorekeeper.db import db
 from scorekeeper.models import Game
@@ -31,3 +32,20 @@ def link(where: Any, game_id: int) -> str:
 def key(where: Any, game_id: int) -> dict[str, str]:
     """The header the API needs for this game."""
     return {"X-Game-Key": secret_of(where, game_id)}
+
+
+def statements_asked(app, client, path: str, headers: dict[str, str]) -> tuple[int, list[str]]:
+    """A GET's status, and every statement the database was asked while answering it."""
+    seen: list[str] = []
+    with app.app_context():
+        engine = db.engine
+
+    def note(conn, cursor, statement, parameters, context, executemany):
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        status = client.get(path, headers=headers).status_code
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    return status, seen

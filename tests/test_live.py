@@ -14,8 +14,9 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 import pytest
+from game_links import statements_asked
 from page_reader import Page, read_page
-from sqlalchemy import event, select, update
+from sqlalchemy import select, update
 from werkzeug.security import generate_password_hash
 
 from scorekeeper import accounts, clubs, create_app, games, live
@@ -721,28 +722,11 @@ def test_entering_with_the_pages_token_is_accepted(app, client, guarded):
 # ------------------------------------------------------- an unchanged poll: one query
 
 
-def statements_for(app, client, path: str, **headers: str) -> tuple[int, list[str]]:
-    """The answer's status and every statement the database was asked while answering."""
-    seen: list[str] = []
-    with app.app_context():
-        engine = db.engine
-
-    def note(conn, cursor, statement, parameters, context, executemany):
-        seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", note)
-    try:
-        status = client.get(path, headers=headers).status_code
-    finally:
-        event.remove(engine, "before_cursor_execute", note)
-    return status, seen
-
-
 def test_an_unchanged_poll_is_one_query_for_a_casual_game(app, client):
     game = start(client)
     etag = live_of(client, game, PHONE_B).headers["ETag"]
-    status, asked = statements_for(
-        app, client, f"{game.link}/live?device={PHONE_B}", **{"If-None-Match": etag}
+    status, asked = statements_asked(
+        app, client, f"{game.link}/live?device={PHONE_B}", {"If-None-Match": etag}
     )
     assert status == 304
     selects = [s for s in asked if s.lstrip().upper().startswith("SELECT")]
@@ -750,8 +734,8 @@ def test_an_unchanged_poll_is_one_query_for_a_casual_game(app, client):
     assert "live_version" in selects[0]
     # A changed game is read in full.
     api_deal(client, game, {"melded_points": 50}, {})
-    status, asked = statements_for(
-        app, client, f"{game.link}/live?device={PHONE_B}", **{"If-None-Match": etag}
+    status, asked = statements_asked(
+        app, client, f"{game.link}/live?device={PHONE_B}", {"If-None-Match": etag}
     )
     assert status == 200 and len(asked) > 1
 
@@ -759,7 +743,7 @@ def test_an_unchanged_poll_is_one_query_for_a_casual_game(app, client):
 def test_an_unchanged_poll_of_a_club_game_also_reads_its_club(app, club_games):
     game, table = club_games.games["priv"], club_games.table
     etag = live_of(table, game).headers["ETag"]
-    status, asked = statements_for(app, table, f"{game.link}/live", **{"If-None-Match": etag})
+    status, asked = statements_asked(app, table, f"{game.link}/live", {"If-None-Match": etag})
     selects = [s for s in asked if s.lstrip().upper().startswith("SELECT")]
     assert status == 304 and len(selects) == 2, asked  # the link, then the club
     # Who may look is still asked: a stranger with the same ETag is refused, not told "same".

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 import segno
-from sqlalchemy import event, func, select, update
+from game_links import statements_asked
+from sqlalchemy import func, select, update
 from werkzeug.routing import Rule
 
 from scorekeeper import clubs, links
@@ -365,30 +366,14 @@ def test_public_url_names_the_server_in_every_link(app, client):
 # ------------------------------------------------------------------ no timing tells
 
 
-def _statements(app, client, path: str, headers: dict[str, str]) -> tuple[int, list[str]]:
-    seen: list[str] = []
-    with app.app_context():
-        engine = db.engine
-
-    def note(conn, cursor, statement, parameters, context, executemany):
-        seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", note)
-    try:
-        status = client.get(path, headers=headers).status_code
-    finally:
-        event.remove(engine, "before_cursor_execute", note)
-    return status, seen
-
-
 def test_a_wrong_key_and_a_missing_game_take_the_same_path(app, client):
     """No timing difference can tell them apart: the database is asked the same statements."""
     made = client.post(
         "/api/v1/games", json={"ruleset": "classic", "sides": [{"name": "A"}, {"name": "B"}]}
     ).get_json()
     wrong = {"X-Game-Key": _wrong_secret()}
-    real = _statements(app, client, f"/api/v1/games/{made['id']}", wrong)
-    missing = _statements(app, client, f"/api/v1/games/{made['id'] + 500}", wrong)
+    real = statements_asked(app, client, f"/api/v1/games/{made['id']}", wrong)
+    missing = statements_asked(app, client, f"/api/v1/games/{made['id'] + 500}", wrong)
     assert real[0] == missing[0] == 404
     assert real[1] == missing[1] and len(real[1]) >= 1
     # On the pages a link is only its secret: a wrong one is a missing game, by definition.
