@@ -1,0 +1,95 @@
+// The forms' helpers (loaded by app.js where a page has them): +/- steppers, more sides on a
+// new game, the books going out needs, and the deal's breakdown as it is entered.
+//
+// app.css lays out the steppers, the "Add a side" button and the going-out hint from the first
+// paint (and hides the optional side rows), so nothing moves when this script starts.
+(function () {
+  "use strict";
+
+  // +/- steppers for small counts.
+  document.querySelectorAll("button.step").forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      var input = document.getElementById(button.dataset.for);
+      var value = parseInt(input.value, 10);
+      value = (isNaN(value) ? 0 : value) + parseInt(button.dataset.step, 10);
+      input.value = String(Math.max(0, value));
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+  });
+
+  // New game: two side rows (app.css hides the optional ones), and more on request.
+  var add = document.querySelector("[data-add-side]");
+  function hiddenRow() { return document.querySelector("[data-side-row].optional:not(.shown)"); }
+  if (add) {
+    add.hidden = false;
+    if (!hiddenRow()) { add.classList.add("gone"); }
+    add.addEventListener("click", function () {
+      var next = hiddenRow();
+      if (next) {
+        next.classList.add("shown");
+        next.querySelector("input").focus();
+      }
+      if (!hiddenRow()) { add.classList.add("gone"); }
+    });
+  }
+
+  // Marking a side as going out fills in the books going out needs, where fewer are entered:
+  // a side that went out holds at least those, so it only adds any more it has.
+  document.querySelectorAll("[data-going-out-hint]").forEach(function (hint) { hint.hidden = false; });
+  // Unmarked again, it takes back what it filled in (unless changed since).
+  var goingOut = document.querySelectorAll("input[name=went_out]");
+  function markGoingOut() {
+    var chosen = Array.prototype.filter.call(goingOut, function (c) { return c.checked; })[0];
+    document.querySelectorAll("fieldset[data-going-out]").forEach(function (side) {
+      var needs = JSON.parse(side.dataset.goingOut || "{}");
+      var out = chosen && chosen.value === side.dataset.side;
+      Object.keys(needs).forEach(function (id) {
+        var input = document.getElementById(id);
+        var held = parseInt(input.value, 10);
+        var value = null;
+        if (out && (isNaN(held) || held < needs[id])) {
+          input.dataset.before = input.value;
+          value = String(needs[id]);
+        } else if (!out && "before" in input.dataset) {
+          if (input.value === String(needs[id])) { value = input.dataset.before; }
+          delete input.dataset.before;
+        }
+        if (value !== null) {
+          input.value = value;
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+        }
+      });
+    });
+  }
+  goingOut.forEach(function (choice) { choice.addEventListener("change", markGoingOut); });
+
+  // Deal form: the server's breakdown, refreshed as figures are entered.
+  var form = document.querySelector("form[data-preview]");
+  var target = document.getElementById("breakdown");
+  if (!form || !target) { return; }
+  var timer = null;
+  var asked = 0;
+  function refresh() {
+    var mine = ++asked;
+    fetch(form.dataset.preview, { method: "POST", body: new FormData(form), credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
+      .then(function (html) { if (mine === asked) { target.innerHTML = html; } })
+      .catch(function () { /* offline or refused: the saved figure is checked on submit */ });
+  }
+  form.addEventListener("input", function () {
+    clearTimeout(timer);
+    timer = setTimeout(refresh, 250);
+  });
+  form.addEventListener("change", function () { clearTimeout(timer); refresh(); });
+  // A blank form has nothing to break down yet; a correction (or a page come back to) has.
+  // Asked once the page is idle: a deal form is the longest page, and its first moments go to
+  // showing it.
+  var typed = Array.prototype.some.call(form.elements, function (el) {
+    return (el.inputMode === "numeric" && el.value !== "") || (el.checked && el.value !== "");
+  });
+  if (typed) {
+    if (window.requestIdleCallback) { window.requestIdleCallback(refresh, { timeout: 500 }); }
+    else { setTimeout(refresh, 0); }
+  }
+})();

@@ -1,0 +1,292 @@
+// Every phone at the table in step (docs/LIVE.md): the game's pages ask the server whether the
+// game changed, say who is entering a deal, and follow the sides' own lines. Loaded by the
+// game's pages (templates/_live.html), after app.js.
+(function () {
+  "use strict";
+  var hf = window.hf;
+  var live = document.querySelector("[data-live]");
+  if (!hf || !live || !window.fetch) { return; }
+  var store = window.localStorage;
+  var form = document.querySelector("form[data-preview]");
+  var number = form && form.querySelector("input[name=number]");
+  var token = document.querySelector("input[name=csrf_token]");
+
+  // How often to ask. Every second while something is happening at the table: this page is a
+  // deal or line form, the last answer listed someone entering or a side's line in, or the page
+  // loaded or the game last changed under a QUICK_FOR ago (hf.quickFor: tests shorten it).
+  // Otherwise every 5 seconds; and a hidden page (another tab, the phone asleep) not at all.
+  var QUICK = 1000;
+  var SLOW = 5000;
+  var QUICK_FOR = hf.quickFor || 30000;
+
+  // "No signal" is what happens to this page's requests, never what navigator.onLine says: on
+  // a club's wifi with no internet behind it, it says online while every request fails. A page
+  // the worker showed from the phone starts without signal (app.js, hf.signal); any request
+  // that gets an answer means signal. The first one after none sends the deals waiting
+  // (offline.js listens for "hf:signal").
+  function heard(yes) {
+    var back = yes && !hf.signal;
+    hf.signal = yes;
+    var note = document.querySelector("[data-offline]");
+    if (note) { note.hidden = yes; }
+    if (back) { document.dispatchEvent(new CustomEvent("hf:signal")); }
+  }
+  function request(url, options) {
+    return fetch(url, options).then(
+      function (response) { heard(true); return response; },
+      function (error) { heard(false); throw error; });
+  }
+  heard(hf.signal);
+
+  // The scoreboard's Invite the table and Share the result: the phone's share sheet for a
+  // [data-share] button where it has one, else the clipboard, where the phone lets a page write
+  // it. app.css shows the buttons from the start; a phone that can do neither loses them
+  // (html.no-copy, no-share). Listened for on the document: a scoreboard brought up to date
+  // in place (refreshPage below) has new buttons.
+  var copies = !!(navigator.clipboard && window.isSecureContext);
+  var shares = !!navigator.share;
+  if (!copies) { document.documentElement.classList.add("no-copy"); }
+  if (!shares) { document.documentElement.classList.add("no-share"); }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-copy]");
+    if (!button) { return; }
+    var said = button.parentNode.querySelector("[data-copied]");
+    var text = document.getElementById(button.dataset.copy).value;
+    function say(words) { if (said) { said.textContent = words; } }
+    function copy() {
+      if (!copies) { return say("Select the text and copy it."); }
+      navigator.clipboard.writeText(text).then(function () { say("Copied."); },
+        function () { say("Select the text and copy it."); });
+    }
+    if (!shares || !button.hasAttribute("data-share")) { return copy(); }
+    // Closing the share sheet is the person's choice, not a failure to copy around.
+    navigator.share({ text: text }).then(function () { say("Shared."); },
+      function (error) { if (error.name !== "AbortError") { copy(); } });
+  });
+  document.querySelectorAll("[data-copy]").forEach(function (button) { button.hidden = false; });
+
+  function whenIdle(work) {
+    if (window.requestIdleCallback) { window.requestIdleCallback(work, { timeout: 1000 }); }
+    else { setTimeout(work, 0); }
+  }
+
+  function device() {
+    var id = store.getItem("hf-device");
+    if (!/^[0-9a-f]{32}$/.test(id || "")) {
+      id = hf.freshKey();
+      store.setItem("hf-device", id);
+    }
+    return id;
+  }
+  hf.device = device;
+
+  function sideName(side) {
+    var names = live.dataset.sides ? JSON.parse(live.dataset.sides) : [];
+    return names[side] || "A side";
+  }
+  function myName() {
+    var shown = document.querySelector("[data-me-name]");
+    return store.getItem("hf-name") || (shown ? shown.textContent : "") || "Someone";
+  }
+  // A line sent from this phone, remembered so that the phone can say when another phone's
+  // later line for the same side took its place.
+  function sentKey(deal, side) { return "hf-line:" + live.dataset.game + ":" + deal + ":" + side; }
+  if (form && form.dataset.line) {
+    form.addEventListener("submit", function () {
+      form.elements.device.value = device();
+      form.elements.sent_by.value = myName();
+      // When it was entered, kept with it if it waits on the phone with no signal.
+      if (!form.elements.entered_at.value) { form.elements.entered_at.value = String(Date.now()); }
+      store.setItem(sentKey(form.elements.number.value, form.dataset.line), "1");
+    });
+    // Shown again refused, or meeting a deal saved or a later line: this line was not kept.
+    if (document.querySelector("#problems, .conflict")) {
+      store.removeItem(sentKey(form.elements.number.value, form.dataset.line));
+    }
+  }
+
+  // --- Who is entering: a deal form says so every 5 seconds while it is on screen. Its name
+  // (Other phones see you as ...) is in the page from the start (no shift when this runs).
+  // Reading the phone's storage (its name, its id) waits until the page is idle: the deal
+  // form is the longest page, and its first moments go to showing it.
+  var me = document.querySelector("[data-me]");
+  if (form && live.dataset.entering && me) {
+    var shown = me.querySelector("[data-me-name]");
+    var input = me.querySelector("input");
+    var name = shown.textContent;
+    var saying = null;
+    var say = function (leaving) {
+      var data = new FormData();
+      if (token) { data.append("csrf_token", token.value); }
+      data.append("device", device());
+      data.append("deal", number ? number.value : live.dataset.deal);
+      data.append("name", name);
+      if (leaving) {
+        data.append("leaving", "1");
+        return navigator.sendBeacon && navigator.sendBeacon(live.dataset.entering, data);
+      }
+      if (document.hidden) { return; }
+      request(live.dataset.entering, { method: "POST", body: data, credentials: "same-origin" })
+        .then(function (response) { if (response.status === 404) { clearInterval(saying); } })
+        .catch(function () { /* no signal: said again in a few seconds */ });
+    };
+    input.addEventListener("change", function () {
+      name = input.value.trim() || "Someone";
+      store.setItem("hf-name", input.value.trim());
+      shown.textContent = name;
+      say();
+    });
+    whenIdle(function () {
+      var kept = store.getItem("hf-name");
+      if (kept && !input.value) {
+        name = kept;
+        input.value = kept;
+        shown.textContent = kept;
+      }
+      say();
+      saying = setInterval(say, 5000);
+    });
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) { say(); } });
+    window.addEventListener("pagehide", function () { say(true); });
+  }
+
+  // --- Live: ask the server whether the game changed. The ETag of the last answer goes with
+  // each question, and an unchanged game is an empty 304.
+  var etag = null;
+  var gone = false;
+  var busy = false;
+  var timer = null;
+  var version = live.dataset.version;
+  var shownLines = live.dataset.lines;
+  var lively = Date.now(); // the page loaded, or the game last changed
+  var news = "";
+  var said = ""; // what the lines in say, as of the last answer
+  var parts = [];
+  // The names entering, each until the last answer's fresh_for runs out with no newer answer:
+  // a phone put away says nothing more, and its name goes from this screen then.
+  var entering = [];
+  var replaced = "";
+
+  function status(text) {
+    var el = document.querySelector("[data-live-status]");
+    if (el && el.textContent !== text) { el.textContent = text; }
+  }
+  function fresh() {
+    var now = Date.now();
+    entering = entering.filter(function (e) { return e.until > now; });
+    return entering;
+  }
+  function show() {
+    clearTimeout(show.timer);
+    var names = fresh().map(function (e) { return e.name + " is entering deal " + e.deal; });
+    status(news + (names.length ? names.join(". ") + ". " : "") + said);
+    if (entering.length) {
+      var next = Math.min.apply(null, entering.map(function (e) { return e.until; }));
+      show.timer = setTimeout(show, next - Date.now() + 20);
+    }
+  }
+  // "Us: in · Them: counting", once a side's line is in; and what concerns this phone's line.
+  function lines(state) {
+    if (!parts.length) { return replaced; }
+    var names = live.dataset.sides ? JSON.parse(live.dataset.sides) : [];
+    var text = names.map(function (name, side) {
+      var part = parts.filter(function (p) { return p.side === side; })[0];
+      return name + ": " + (part ? "in" : "counting");
+    }).join(" · ") + ".";
+    parts.forEach(function (part) {
+      var key = sentKey(state.next_deal, part.side);
+      if (part.mine) {
+        if (part.problem) { text += " Check " + sideName(part.side) + "'s line: " + part.problem; }
+      } else if (store.getItem(key)) {
+        store.removeItem(key);
+        replaced = part.sent_by + " sent a later line for " + sideName(part.side) + "; theirs is kept. ";
+      }
+    });
+    return replaced + text;
+  }
+  function answered(state) {
+    var now = Date.now();
+    lively = now;
+    parts = state.parts || [];
+    entering = (state.entering || []).map(function (e) {
+      return { name: e.name, deal: e.deal, until: now + 1000 * (e.fresh_for || 15) };
+    });
+    said = lines(state);
+  }
+
+  function quick() {
+    return !!form || fresh().length > 0 || parts.length > 0 || Date.now() - lively < QUICK_FOR;
+  }
+  function later() {
+    clearTimeout(timer);
+    if (!gone && !document.hidden) { timer = setTimeout(poll, quick() ? QUICK : SLOW); }
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden) { clearTimeout(timer); } else { poll(); }
+  });
+
+  function poll() {
+    clearTimeout(timer);
+    if (gone || busy || document.hidden) { return; }
+    busy = true;
+    var headers = etag ? { "If-None-Match": etag } : {};
+    request(live.dataset.live + "?device=" + device(), { headers: headers, cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        if (response.status === 404) {
+          // Deleted, or its link replaced: asking again would only count as guessing links.
+          gone = true;
+          status("This game is no longer on the server.");
+          return null;
+        }
+        if (response.status === 304 || !response.ok) { return null; }
+        etag = response.headers.get("ETag");
+        return response.json();
+      })
+      .then(function (state) {
+        if (!state) { return show(); }
+        answered(state);
+        if (state.lines !== shownLines && !form && state.version === version) {
+          shownLines = state.lines;
+          return refreshPage(state);
+        }
+        shownLines = state.lines;
+        if (state.version !== version) {
+          var before = Number(String(version).split(".")[0]);
+          news = state.deals > before ? "Deal " + state.deals + " saved. " : "A deal was corrected. ";
+          version = state.version;
+          if (!form) { return refreshPage(state); }
+          // Someone is typing here: never replace the form; say what happened instead.
+          if (number && state.next_deal > Number(number.value)) {
+            news = "Deal " + state.deals + " was just saved on another phone. If yours is the " +
+              "same deal, check the scoreboard before saving. ";
+          }
+        }
+        show();
+      })
+      .catch(function () { /* no signal: the note says so; asked again soon */ })
+      .then(function () {
+        busy = false;
+        later();
+      });
+  }
+  function refreshPage(state) {
+    return request(window.location.pathname, { credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : Promise.reject(); })
+      .then(function (html) {
+        var next = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+        var main = document.querySelector("main");
+        if (!next || !main) { return; }
+        var open = Array.prototype.map.call(main.querySelectorAll("details[open][id]"), function (d) { return d.id; });
+        main.innerHTML = next.innerHTML;
+        open.forEach(function (id) { var d = document.getElementById(id); if (d) { d.open = true; } });
+        live = document.querySelector("[data-live]") || live;
+        version = live.dataset.version || state.version;
+        shownLines = live.dataset.lines || state.lines;
+        // The waiting deals listed again, and the game's pages kept anew (offline.js).
+        document.dispatchEvent(new CustomEvent("hf:page"));
+        show();
+      })
+      .catch(function () { version = null; /* asked again on the next poll */ });
+  }
+  later();
+})();

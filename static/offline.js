@@ -1,0 +1,190 @@
+// Entering deals with no signal (see static/sw.js and docs/LIVE.md): the deals waiting to send,
+// listed on the game's pages; a kept deal opened again; the game's pages kept on the phone; and
+// the page shown for a page never opened here. Loaded by app.js only once the service worker
+// looks after the page (a first visit never needs it), or on the offline page.
+(function () {
+  "use strict";
+  var hf = window.hf;
+  var worker = "serviceWorker" in navigator ? navigator.serviceWorker : null;
+  if (!hf || !worker) { return; }
+  var form = document.querySelector("form[data-preview]");
+  var LINE = /\/deals\/next\/(\d+)$/;
+  var items = [];
+
+  function live() { return document.querySelector("[data-live]"); }
+  function sideName(side) {
+    var el = live();
+    var names = el && el.dataset.sides ? JSON.parse(el.dataset.sides) : [];
+    return names[side] || "A side";
+  }
+
+  worker.addEventListener("message", function (event) {
+    if (event.data && event.data.type === "outbox") { items = event.data.items || []; showOutbox(); }
+  });
+  worker.ready.then(function () {
+    hf.tell({ type: "list" });
+    if (hf.signal) { hf.tell({ type: "flush" }); }
+    keepForNoSignal();
+  });
+  // The first answer after no signal sends the deals waiting (live.js says so).
+  document.addEventListener("hf:signal", function () { hf.tell({ type: "flush" }); });
+  // Only a hint to try now: whether a request gets through is what counts.
+  window.addEventListener("online", function () { hf.tell({ type: "flush" }); });
+  // A scoreboard brought up to date in place (live.js).
+  document.addEventListener("hf:page", function () { showOutbox(); keepForNoSignal(); });
+
+  // A game's scoreboard, deal form and rule card are kept on the phone for no signal; a page
+  // shown with signal has them fetched anew, so the kept form is for the next deal. So is the
+  // home page, whose list of this phone's games now includes this one.
+  function keepForNoSignal() {
+    if (!live()) { return; }
+    var links = document.querySelectorAll("a[href$='/rules'], a[href$='/deals/new'], a[href*='/deals/next/'], [data-board]");
+    var urls = Array.prototype.map.call(links, function (a) {
+      return a.getAttribute("href") || a.dataset.board;
+    });
+    hf.tell({ type: "keep", again: hf.signal, urls: urls.concat(["/"]) });
+  }
+
+  // --- Deals waiting to send: listed on the game's pages, with what to do about each. ---
+  function mine() {
+    var el = live();
+    var game = el && el.dataset.game;
+    // The deal on this very form is not listed again above it.
+    var here = document.querySelector("form[data-preview] input[name=idempotency_key]");
+    return items.filter(function (item) { return item.game === game && !(here && here.value === item.key); })
+      .sort(function (a, b) { return a.at - b.at; });
+  }
+  function showOutbox() {
+    var box = document.querySelector("[data-outbox]");
+    var list = document.querySelector("[data-outbox-list]");
+    if (!box || !list) { return; }
+    var waiting = mine();
+    list.textContent = "";
+    waiting.forEach(function (item) {
+      var li = document.createElement("li");
+      var what = /\/edit$/.test(item.url) ? "Correction of deal " : "Deal ";
+      var line = item.url.match(LINE);
+      if (line) { what = sideName(Number(line[1])) + "'s line for deal "; }
+      var when = new Date(item.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      var head = document.createElement("b");
+      head.textContent = what + (item.number || "") + ", entered at " + when + ": ";
+      li.appendChild(head);
+      li.appendChild(document.createTextNode(
+        item.state === "waiting" ? "waiting to send." : item.message));
+      if (item.state !== "waiting") {
+        var open = document.createElement("a");
+        open.className = "button";
+        open.href = item.url + "?kept=" + item.key;
+        open.textContent = "Open it";
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(open);
+      }
+      var drop = document.createElement("button");
+      drop.type = "button";
+      drop.className = "button";
+      drop.textContent = "Discard";
+      drop.setAttribute("aria-label", "Discard " + what.toLowerCase() + (item.number || ""));
+      drop.addEventListener("click", function () {
+        if (window.confirm("Discard " + what.toLowerCase() + (item.number || "") + "? Its figures are lost.")) {
+          hf.tell({ type: "discard", key: item.key });
+        }
+      });
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(drop);
+      list.appendChild(li);
+    });
+    box.hidden = waiting.length === 0;
+    renumber();
+    if (waiting.some(function (item) { return item.state === "waiting"; })) {
+      clearTimeout(showOutbox.retry);
+      showOutbox.retry = setTimeout(function () { hf.tell({ type: "flush" }); }, 5000);
+    }
+  }
+
+  // --- The deal form: the next free number, and a kept deal filled back in. ---
+  var number = form && form.querySelector("input[name=number]");
+  var opened = number ? Number(number.value) : 0;
+  // A form shown from the phone (sw.js keeps pages without their idempotency key) gets a
+  // fresh one, so two deals entered on one kept form stay two deals.
+  var key = form && form.querySelector("input[name=idempotency_key]");
+  if (key && !/^[0-9a-f]{32}$/.test(key.value)) { key.value = hf.freshKey(); }
+
+  var kept = new URLSearchParams(window.location.search).get("kept");
+  function renumber() {
+    // A kept deal opened again goes with the number it was entered as: if that deal was saved
+    // meanwhile, the server shows both, and the person decides.
+    if (!number || kept || form.dataset.line) { return; }
+    var next = opened;
+    mine().forEach(function (item) {
+      if (!/\/edit$/.test(item.url) && !LINE.test(item.url) && item.number >= next) { next = item.number + 1; }
+    });
+    if (Number(number.value) === next) { return; }
+    number.value = String(next);
+    var heading = document.querySelector("h1");
+    var save = form.querySelector("button[type=submit]");
+    if (heading) { heading.textContent = "Enter deal " + next; }
+    if (save) { save.textContent = "Save deal " + next; }
+    var dealer = document.querySelector("[data-dealer]");
+    if (dealer) {
+      var table = JSON.parse(dealer.dataset.table);
+      dealer.textContent = "Deal " + next + ": " +
+        table[(Number(dealer.dataset.first) + next - 1) % table.length] + " deals";
+    }
+  }
+
+  if (form && kept) {
+    worker.addEventListener("message", function fill(event) {
+      var item = ((event.data && event.data.items) || []).filter(function (i) { return i.key === kept; })[0];
+      if (!item) { return; }
+      worker.removeEventListener("message", fill);
+      // Everything as it was entered, with this page's CSRF token: the server then shows what
+      // happened meanwhile (a deal saved, a correction made) beside these figures.
+      new URLSearchParams(item.body).forEach(function (value, name) {
+        if (name === "csrf_token") { return; }
+        form.querySelectorAll("[name='" + CSS.escape(name) + "']").forEach(function (el) {
+          if (el.type === "radio") { el.checked = el.value === value; } else { el.value = value; }
+        });
+      });
+      // Sent at once: the server's answer shows the deal saved meanwhile (or the refused
+      // figure) beside these, and the person decides there. It stays kept until saved.
+      if (item.state !== "waiting" && form.requestSubmit) { form.requestSubmit(); return; }
+      form.dispatchEvent(new Event("change"));
+    });
+  }
+})();
+
+// The page shown for a page never opened here, with no signal: what this phone does have.
+(function () {
+  "use strict";
+  var list = document.querySelector("[data-kept]");
+  if (!list || !window.caches) { return; }
+  // A game is named by its kept scoreboard's title (its address is only its secret).
+  function titled(cache, request) {
+    return cache.match(request).then(function (r) { return r ? r.text() : ""; }).then(function (html) {
+      var title = (html.match(/<title>([^<]*)<\/title>/) || [])[1] || "A game";
+      var text = new DOMParser().parseFromString(title, "text/html").documentElement.textContent;
+      return { path: new URL(request.url).pathname, name: text.split(" · ")[0] };
+    });
+  }
+  caches.open("pages-v1").then(function (cache) {
+    return cache.keys().then(function (requests) {
+      var games = requests.filter(function (r) { return /^\/t\/[\w-]{22}$/.test(new URL(r.url).pathname); });
+      var rules = requests.map(function (r) { return new URL(r.url).pathname; })
+        .filter(function (path) { return /^\/rules/.test(path); }).sort()
+        .map(function (path) { return { path: path, name: "Rules: " + (path.split("/")[2] || "all rule sets") }; });
+      return Promise.all(games.map(function (r) { return titled(cache, r); })).then(function (named) {
+        return named.concat(rules);
+      });
+    });
+  }).then(function (pages) {
+    pages.forEach(function (page) {
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = page.path;
+      a.textContent = page.name;
+      li.appendChild(a);
+      list.appendChild(li);
+    });
+    document.querySelector("[data-kept-section]").hidden = list.children.length === 0;
+  });
+})();

@@ -1,0 +1,232 @@
+"""A first visit to each main page: what it transfers, nothing fetched twice, nothing shifting.
+
+Each page is opened on a phone that never saw the app (a new browser context: empty cache, no
+service worker yet, as after scanning a game's QR code), and counted as test_every_page.py
+counts a page: every request the page makes, headers and bodies as they travel (gzipped), from
+the navigation until the network has been idle for half a second; on a game's page, also until
+its first question to the server (its first live answer) is in. The service worker registers
+only after that (static/app.js), and what it fetches for no signal is not the page's.
+
+- **Weight:** at most 10 KiB (issue 18; the lightest peer's scoring page is 6.8 KB).
+- **Once:** no address fetched twice (the live answer and "entering" are asked again on
+  purpose, and are left out).
+- **Still:** no layout shift (CLS 0, as a PerformanceObserver in the page adds it up), even when
+  the scripts arrive well after the first paint: they are held back until the page has painted.
+  (Before issue 18, a deal or line form moved by 0.046 when its script showed "Other phones
+  see you as" and the steppers.)
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scorekeeper import clubs, deals, demo, games
+from scorekeeper.access import Level
+from scorekeeper.games import SideSetup
+from scorekeeper.links import path_of
+from scorekeeper.rules import DealEntry
+
+from .conftest import open_phone
+
+LIMIT = 10 * 1024
+# The game's two pages are over the limit: the page itself (the scoreboard with its QR code and
+# chart), the CSS, and the live client (static/live.js) leave no room under 10 KiB, and every
+# response also carries some 400 bytes of headers meant for documents only. What they weigh at
+# most today, so that they do not grow while that is settled (see the report in the PR).
+CEILING = {"scoreboard": 16 * 1024, "deal-entry": 18 * 1024}
+DEMO_SLUG = "demo"
+REPEATED = re.compile(r"/live\?|/entering$")
+# Adds up every layout shift from the start. Nobody touches these pages, so every shift counts:
+# a phone's emulated touch screen marks shifts as following input (hadRecentInput) when there
+# was none, which Lighthouse ignores too.
+CLS = """window.__cls = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) window.__cls += entry.value;
+}).observe({ type: "layout-shift", buffered: true });"""
+
+
+@dataclass
+class Seeded:
+    game: str  # a casual game three deals in, by its link
+    finished: str  # a finished game (its result to share)
+    member: int
+
+
+def won(melded: int) -> DealEntry:
+    return DealEntry(books={"clean": 2, "dirty": 2, "wild": 1}, went_out=True, melded_points=melded)
+
+
+def caught(melded: int, leftover: int) -> DealEntry:
+    return DealEntry(books={"clean": 1}, melded_points=melded, leftover_points=leftover)
+
+
+def seed(app) -> Seeded:
+    """The demo club, and a game of two partnerships in progress, as bench/lighthouse.py has."""
+    with app.app_context():
+        club = demo.fill_demo(DEMO_SLUG, games=8)
+        counts = {m.id: clubs.games_of_member(m) for m in club.members}
+        sides = [
+            SideSetup("Harold & Linda", ["Harold", "Linda"]),
+            SideSetup("Doug & Rosa", ["Doug", "Rosa"]),
+        ]
+        game = games.start_game("classic", sides)
+        for scores in ([won(310), caught(185, 95)], [caught(240, 60), won(355)]):
+            saved = deals.enter_deal(game, Level.TABLE, [entry.to_dict() for entry in scores])
+            assert isinstance(saved, deals.Saved), saved
+        finished = games.record_game("classic", sides, [[won(400), caught(150, 45)]] * 4)
+        return Seeded(path_of(game), path_of(finished), max(counts, key=counts.get))
+
+
+MAIN_PAGES = {
+    "home": "/",
+    "new-game": "/games/new",
+    "scoreboard": "{s.game}",
+    "deal-entry": "{s.game}/deals/new",
+    "rules": "/rules",
+    "rule-card": "/rules/classic",
+    "club": f"/clubs/{DEMO_SLUG}",
+    "standings": f"/clubs/{DEMO_SLUG}/standings",
+    "member": f"/clubs/{DEMO_SLUG}/members/{{s.member}}",
+}
+# Pages whose scripts show or hide something, checked for shifts too.
+MORE_PAGES = {
+    "new-game-form": "/games/new?ruleset=classic",
+    "line-entry": "{s.game}/deals/next/1",
+    "scoreboard-finished": "{s.finished}",
+}
+
+
+def first_visit(page: Page, path: str) -> list[tuple[str, int]]:
+    """Open the page on a phone that never saw the app; (url, bytes) of what it transferred."""
+    page.transfers.clear()
+    game = path.startswith("/t/")
+    if game:
+        with page.expect_response(lambda r: "/live?" in r.url, timeout=10_000):
+            page.goto(page.base + path)
+    else:
+        page.goto(page.base + path)
+    page.wait_for_load_state("networkidle")
+    for _ in range(40):  # the live answer's transfer is counted as it ends
+        if not game or any("/live?" in url for url, _ in page.transfers):
+            break
+        page.wait_for_timeout(50)
+    taken = list(page.transfers)
+    # Only the first live answer: the page asks again every second or so, by design.
+    polls = [i for i, (url, _) in enumerate(taken) if "/live?" in url]
+    return [t for i, t in enumerate(taken) if i not in polls[1:]]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            name,
+            marks=pytest.mark.xfail(
+                reason="10 KiB needs the server's part: security headers on documents only, "
+                "and the QR code out of the page",
+                strict=True,
+            ),
+        )
+        if name in CEILING
+        else name
+        for name in MAIN_PAGES
+    ],
+)
+def test_a_first_visit_weighs_at_most_10_kib(phone, app, name):
+    page = phone
+    taken = first_visit(page, MAIN_PAGES[name].format(s=seed(app)))
+    weight = sum(size for _, size in taken)
+    print(f"{page.device} {name}: {weight:,} bytes in {len(taken)} requests: {taken}")
+    assert weight <= LIMIT, f"{name} weighs {weight:,} bytes: {taken}"
+
+
+@pytest.mark.parametrize("name", sorted(CEILING))
+def test_the_game_pages_weigh_no_more_than_now(phone, app, name):
+    page = phone
+    taken = first_visit(page, MAIN_PAGES[name].format(s=seed(app)))
+    weight = sum(size for _, size in taken)
+    print(f"{page.device} {name}: {weight:,} bytes in {len(taken)} requests: {taken}")
+    assert weight <= CEILING[name], f"{name} weighs {weight:,} bytes: {taken}"
+
+
+@pytest.fixture
+def asked(app):
+    """Every address the server is asked for while the test runs: the page's requests, the
+    browser's own, and the service worker's."""
+    paths: list[str] = []
+    inner = app.wsgi_app
+
+    def record(environ, start_response):
+        query = environ.get("QUERY_STRING")
+        paths.append(environ.get("PATH_INFO", "") + (f"?{query}" if query else ""))
+        return inner(environ, start_response)
+
+    app.wsgi_app = record
+    yield paths
+    app.wsgi_app = inner
+
+
+@pytest.mark.parametrize("name", list(MAIN_PAGES))
+def test_a_first_visit_fetches_nothing_twice(phone, app, asked, name):
+    page = phone
+    path = MAIN_PAGES[name].format(s=seed(app))
+    asked.clear()
+    taken = first_visit(page, path)
+    assert any(url.endswith("/static/app.css") for url, _ in taken), taken
+    # The service worker, registered once the page is idle, installs: it stores the app's files
+    # from the browser's cache, not asking the server for them again.
+    page.evaluate("navigator.serviceWorker.ready")
+    page.wait_for_timeout(1000)
+    by_page = Counter(url for url, _ in page.transfers if not REPEATED.search(url))
+    assert all(count == 1 for count in by_page.values()), by_page
+    files = Counter(p for p in asked if p.startswith("/static/") or p == "/sw.js")
+    assert all(count == 1 for count in files.values()), files
+    assert "/sw.js" in files and "/static/offline.js" in files, files
+
+
+@pytest.fixture
+def late_scripts(browser, live_server):
+    """A phone whose scripts arrive only once the page has painted (a slow first visit)."""
+    page = open_phone(browser, "pixel-7", live_server)
+    page.context.add_init_script(CLS)
+    page.held = []
+    page.released = False
+
+    def hold(route) -> None:
+        if page.released:
+            route.continue_()
+        else:
+            page.held.append(route)
+
+    page.context.route(re.compile(r"\.js(\?|$)"), hold)
+    yield page
+    page.context.close()
+
+
+def release(page: Page) -> None:
+    page.released = True
+    for route in page.held:
+        route.continue_()
+    page.held.clear()
+
+
+@pytest.mark.parametrize("name", [*MAIN_PAGES, *MORE_PAGES])
+def test_nothing_shifts_when_the_scripts_start(late_scripts, app, name):
+    page = late_scripts
+    path = {**MAIN_PAGES, **MORE_PAGES}[name].format(s=seed(app))
+    page.goto(page.base + path, wait_until="commit")
+    expect(page.locator("main h1")).to_be_visible()
+    page.wait_for_timeout(300)  # painted without its scripts
+    assert page.held, "the scripts were not held back"
+    before = page.evaluate("window.__cls")
+    release(page)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(500)
+    assert page.evaluate("!!window.hf"), "the scripts did not run"
+    shift = page.evaluate("window.__cls")
+    assert (before, shift) == (0, 0), f"{name}: shifted {before} before the scripts, {shift} after"

@@ -1,0 +1,157 @@
+"""How often a game's page asks the server (static/live.js), counted in real Chromium.
+
+Every second while something happens at the table (a deal or line form on this phone, someone
+entering, a side's line in, the page just loaded or the game just changed); every 5 seconds
+otherwise; never while the page is hidden, and at once when it is shown again.
+
+"Just loaded" lasts 30 seconds in the app. These phones set `window.hf.quickFor` (read by
+live.js) to 2 seconds before any script runs, so that the quiet schedule shows sooner; the
+schedule itself is the app's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import game_link, open_phone, start_game
+
+QUICK_FOR_MS = 2000
+PHONE = "pixel-7"
+# Hidden, or shown again, as the browser says when the phone sleeps or another tab comes up.
+SHOWN = """(hidden) => {
+  Object.defineProperty(document, "hidden", { value: hidden, configurable: true });
+  Object.defineProperty(document, "visibilityState",
+    { value: hidden ? "hidden" : "visible", configurable: true });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def polling_phone(browser, base: str):
+    """A phone whose 'just loaded' spell is 2 s, recording when it asks for the live answer."""
+    page = open_phone(browser, PHONE, base)
+    page.context.add_init_script(f"window.hf = {{ quickFor: {QUICK_FOR_MS} }};")
+    page.polls = []
+
+    def on_request(request) -> None:
+        if "/live?" in request.url:
+            page.polls.append(time.monotonic())
+
+    page.on("request", on_request)
+    return page
+
+
+def polls_during(page, seconds: float, start: float | None = None) -> list[float]:
+    """The moments (seconds from `start`, or now) at which the page asked, until `seconds`."""
+    start = time.monotonic() if start is None else start
+    page.wait_for_timeout(max(0, start + seconds - time.monotonic()) * 1000)
+    return [round(t - start, 2) for t in page.polls if t >= start]
+
+
+def gaps(moments: list[float]) -> list[float]:
+    return [round(b - a, 2) for a, b in zip(moments, moments[1:], strict=False)]
+
+
+@pytest.fixture
+def table(browser, live_server):
+    """A game started on one phone, its scoreboard open on a watching phone past its first
+    seconds. Yields (watcher, link); every phone opened here is closed after the test."""
+    host = polling_phone(browser, live_server)
+    start_game(host)
+    link = game_link(host)
+    host.context.close()
+    watcher = polling_phone(browser, live_server)
+    watcher.goto(f"{live_server}{link}")
+    expect(watcher.get_by_role("link", name="Enter deal 1")).to_be_visible()
+    # Past its first seconds (and the first answer's): from now on nothing happens at the table.
+    watcher.wait_for_timeout(QUICK_FOR_MS + 1500)
+    phones = [watcher]
+    watcher.open_another = lambda: phones.append(polling_phone(browser, live_server)) or phones[-1]
+    yield watcher, link
+    for phone in phones:
+        phone.context.close()
+
+
+def test_a_quiet_scoreboard_asks_every_5_seconds(table):
+    watcher, _ = table
+    moments = polls_during(watcher, 12)
+    assert 2 <= len(moments) <= 3, moments
+    assert all(4.5 <= gap <= 7 for gap in gaps(moments)), moments
+
+
+def test_while_a_phone_enters_a_deal_every_second_then_quiet_again(table):
+    watcher, link = table
+    scorer = watcher.open_another()
+    scorer.goto(f"{scorer.base}{link}/deals/new")
+    # The watcher learns at its next question (5 s at most), and asks every second from then.
+    expect(watcher.get_by_text("Someone is entering deal 1.")).to_be_visible(timeout=7000)
+    moments = polls_during(watcher, 6)
+    assert len(moments) >= 5, moments
+    assert all(gap <= 1.6 for gap in gaps(moments)), moments
+    # The deal form itself asks every second too, whatever the table does.
+    mine = polls_during(scorer, 3)
+    assert len(mine) >= 2 and all(gap <= 1.6 for gap in gaps(mine)), mine
+
+    # The scorer leaves the form. It says so as it goes (a beacon, which headless Chromium does
+    # not always deliver), or else its name runs out of freshness (15 s): the watcher drops the
+    # name, asks every second a little longer, then every 5 seconds again.
+    scorer.goto(f"{scorer.base}/rules")
+    expect(watcher.get_by_text("Someone is entering deal 1.")).to_be_hidden(timeout=17_000)
+    watcher.wait_for_timeout(QUICK_FOR_MS + 1500)
+    moments = polls_during(watcher, 11)
+    assert 2 <= len(moments) <= 3, moments
+
+
+def test_a_hidden_page_asks_nothing_and_asks_at_once_when_shown(table):
+    watcher, link = table
+    # Someone entering keeps the watcher on the quick schedule, yet hidden it asks nothing.
+    scorer = watcher.open_another()
+    scorer.goto(f"{scorer.base}{link}/deals/new")
+    expect(watcher.get_by_text("Someone is entering deal 1.")).to_be_visible(timeout=7000)
+    watcher.evaluate(SHOWN, True)
+    assert polls_during(watcher, 7) == []
+    shown = time.monotonic()
+    watcher.evaluate(SHOWN, False)
+    moments = polls_during(watcher, 2.5, start=shown)
+    assert moments and moments[0] <= 0.3, moments
+    assert len(moments) >= 2, moments  # and every second again after that
+
+
+def test_a_name_goes_when_its_freshness_runs_out(table):
+    """A phone put away says nothing more: its name goes after `fresh_for` with no news."""
+    watcher, _ = table
+    live = watcher.locator("[data-live]")
+    answer = {
+        "game": 1,
+        "version": live.get_attribute("data-version"),
+        "deals": 0,
+        "next_deal": 1,
+        "finished": False,
+        "entering": [{"name": "Zed", "deal": 1, "fresh_for": 2}],
+        "parts": [],
+        "lines": live.get_attribute("data-lines"),
+    }
+    answered = []
+
+    def reply(route) -> None:
+        # Once the news, then nothing new: the same version, an empty 304 each time.
+        if answered:
+            route.fulfill(status=304, headers={"ETag": '"v999"'})
+        else:
+            answered.append(time.monotonic())
+            route.fulfill(
+                status=200,
+                headers={"ETag": '"v999"', "Content-Type": "application/json"},
+                body=json.dumps(answer),
+            )
+
+    watcher.route(re.compile(r"/live\?"), reply)
+    name = watcher.get_by_text("Zed is entering deal 1.")
+    expect(name).to_be_visible(timeout=7000)
+    expect(name).to_be_hidden(timeout=3500)
+    gone = time.monotonic() - answered[0]
+    assert 1.9 <= gone <= 3.5, gone
