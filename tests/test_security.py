@@ -43,13 +43,12 @@ def deals_of(client, game) -> list:
         ("get", "/rules/classic", 200),
         ("get", "/games/999", 404),  # an address from before private links
         ("get", "/t/" + "A" * 22, 404),  # a link no game has
-        ("get", "/api/v1/games/999", 404),
         ("get", "/clubs/new", 302),  # a redirect to sign in
-        ("post", "/api/v1/games", 415),
+        ("get", "/sw.js", 200),  # a worker's script: its CSP governs what the worker fetches
     ],
 )
 def test_security_headers_on_pages_redirects_and_errors(client, method, path, status):
-    """Every response says: no framing, no sniffing, no inline script, a careful referrer."""
+    """Every document says: no framing, no sniffing, no inline script, a careful referrer."""
     response = getattr(client, method)(path)
     assert response.status_code == status
     csp = response.headers["Content-Security-Policy"]
@@ -57,6 +56,43 @@ def test_security_headers_on_pages_redirects_and_errors(client, method, path, st
     assert "unsafe-inline" not in csp
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["Referrer-Policy"] == "strict-origin-when-cross-origin"
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert "camera=()" in response.headers["Permissions-Policy"]
+
+
+@pytest.mark.parametrize(
+    "method, path, status",
+    [("get", "/api/v1/games/999", 404), ("post", "/api/v1/games", 415)],
+)
+def test_api_answers_load_nothing_and_sit_in_no_frame(client, method, path, status):
+    """An API answer opened in a tab is shown as a page: it may load nothing, in no frame."""
+    response = getattr(client, method)(path)
+    assert response.status_code == status and response.is_json
+    assert (
+        response.headers["Content-Security-Policy"] == "default-src 'none'; frame-ancestors 'none'"
+    )
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.parametrize("path", ["/static/app.css", "/static/app.js", "/static/icon.svg"])
+def test_files_carry_only_nosniff(client, path):
+    """A page's own files carry nosniff, and none of the headers only a document acts on."""
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    for name in ("Content-Security-Policy", "Referrer-Policy", "X-Frame-Options"):
+        assert name not in response.headers, name
+
+
+def test_an_unchanged_page_or_poll_sends_no_document_headers(client):
+    """A 304 keeps the headers the phone already holds: none are sent again."""
+    game = start(client)
+    first = client.get(f"{board(game)}/live")
+    assert first.status_code == 200 and first.headers["ETag"]
+    again = client.get(f"{board(game)}/live", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    assert "Content-Security-Policy" not in again.headers
+    assert again.headers["X-Content-Type-Options"] == "nosniff"
 
 
 def test_pages_use_no_inline_script_or_style(client):
