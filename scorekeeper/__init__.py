@@ -59,7 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from . import cli, compress, errors, security
     from .db import db, migrate
-    from .web import accounts, api, games, home, lines, live, rulecards
+    from .web import accounts, api, games, home, invite, lines, live, rulecards
     from .web import clubs as club_pages
 
     db.init_app(app)
@@ -85,6 +85,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     for blueprint in (
         home.bp,
         games.bp,
+        invite.bp,
         lines.bp,
         live.bp,
         rulecards.bp,

@@ -483,20 +483,54 @@ def test_the_scoreboard_invites_the_table_with_a_qr_code_of_its_link(app, client
     assert "Invite the table" in board
     link = f"http://localhost{path}"
     assert f'value="{link}"' in board
-    drawn = re.search(r'<svg role="img" aria-label="[^"]+"[^>]*>.*?</svg>', board, re.S)
-    assert drawn, "no QR code"
-    # The code drawn is the code of the link: the same modules as segno draws for it.
-    wanted = re.search(r' d="([^"]+)"', _segno_svg(link)).group(1)
-    assert f' d="{wanted}"' in drawn.group(0)
-    assert "http" not in drawn.group(0).replace("http://www.w3.org/2000/svg", "")
+    # The code is a picture of its own (issue 18: the page carries only its address)...
+    shown = re.search(r'<img class="qr" src="([^"]+)" alt="[^"]+"[^>]*>', board)
+    assert shown, "no QR code"
+    assert shown.group(1) == f"{path}/invite.svg"
+    picture = client.get(shown.group(1))
+    assert picture.status_code == 200 and picture.mimetype == "image/svg+xml"
+    # ...and the code drawn is the code of the link: read back, the modules segno makes for it.
+    modules, border = read_qr(picture.data)
+    assert modules == matrix_of(link) and border >= 4
+    assert "http" not in picture.text.replace("http://www.w3.org/2000/svg", "")
+    # Only the link's holder sees it: another game's secret, or none, finds nothing.
+    assert client.get(f"/t/{_wrong_secret()}/invite.svg").status_code == 404
 
 
-def _segno_svg(text: str) -> str:
-    import io
+def read_qr(svg: bytes) -> tuple[list[list[bool]], int]:
+    """A QR code picture's modules (True: dark), read back from its path, and its quiet zone.
 
-    out = io.BytesIO()
-    segno.make(text, error="m", micro=False).save(out, kind="svg", border=2, xmldecl=False)
-    return out.getvalue().decode()
+    segno draws each row's dark runs as `h` strokes one module high, moving with `M`/`m`.
+    """
+    text = svg.decode()
+    width, height = map(int, re.search(r'viewBox="0 0 (\d+) (\d+)"', text).groups())
+    assert width == height, text[:120]
+    drawn = re.findall(r'<path stroke="#000" d="([^"]+)"', text)
+    assert len(drawn) == 1, text[:200]
+    dark: set[tuple[int, int]] = set()
+    x = y = 0.0
+    for command, a, b in re.findall(r"([MmHh])(-?[\d.]+)(?: (-?[\d.]+))?", drawn[0]):
+        if command == "M":
+            x, y = float(a), float(b)
+        elif command == "m":
+            x, y = x + float(a), y + float(b)
+        else:
+            run = float(a) if command == "h" else float(a) - x
+            dark.update((int(y - 0.5), int(x) + i) for i in range(int(run)))
+            x += run
+    rows = sorted({r for r, _ in dark})
+    cols = sorted({c for _, c in dark})
+    border = min(rows[0], cols[0])
+    size = width - 2 * border
+    assert rows[-1] == cols[-1] == border + size - 1, "the code is not centred in its ground"
+    modules = [[(border + r, border + c) in dark for c in range(size)] for r in range(size)]
+    return modules, border
+
+
+def matrix_of(link: str) -> list[list[bool]]:
+    """What a QR code of the link holds, as segno makes it (error level M, as the app asks)."""
+    code = segno.make(link, error="m", micro=False)
+    return [[bool(m) for m in row] for row in code.matrix]
 
 
 def test_a_poll_never_writes_the_session_so_it_cannot_undo_my_games(app, client):

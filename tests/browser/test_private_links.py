@@ -4,6 +4,7 @@ signal and without), phone C, which never had the link, finds nothing. Real Chro
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from urllib.parse import urlsplit
 
@@ -15,6 +16,23 @@ from scorekeeper.models import Deal, Game
 
 from .conftest import ARTIFACTS, check_axe, open_phone, start_game
 from .test_live import IN_STEP_MS, enter_deal, kept_on_phone, no_signal, serve_worker, signal_back
+
+# The QR code is a picture of its own (issue 18), asked for only while Invite the table is open.
+QR = re.compile(r"/t/[\w-]{22}/invite\.svg$")
+QR_SIZE = 240  # the <img>'s width and height, kept while it loads
+# Whether an <img> has arrived and decoded (a broken or unfetched picture has no natural size).
+LOADED = "img => img.complete && img.naturalWidth > 0"
+# What the picture holds, drawn on a canvas: the share of dark pixels and the corners' colour.
+DRAWN = """img => {
+  const c = document.createElement("canvas");
+  c.width = c.height = 120;
+  const g = c.getContext("2d");
+  g.drawImage(img, 0, 0, 120, 120);
+  const px = g.getImageData(0, 0, 120, 120).data;
+  let dark = 0;
+  for (let i = 0; i < px.length; i += 4) if (px[i] + px[i + 1] + px[i + 2] < 150) dark++;
+  return { dark: dark / (120 * 120), corner: [px[0], px[1], px[2], px[3]] };
+}"""
 
 
 def _game(app, secret: str) -> tuple[int, int]:
@@ -39,6 +57,7 @@ def test_b_joins_by_the_shared_link_and_c_finds_nothing(phone, browser, app):
     expect(qr).to_be_visible()
     box = qr.bounding_box()
     assert box is not None and box["width"] >= 150 and box["width"] == box["height"]
+    assert qr.evaluate(LOADED), "the QR code did not load"
     shared = a.locator("#invite-link").input_value()
     assert shared == a.base + path
     a.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=a.base)
@@ -145,3 +164,122 @@ def test_my_games_open_with_no_signal(phone, app):
     expect(game).to_be_visible()
     game.tap()
     expect(page.locator("#totals")).to_contain_text("Cat & Dan")
+
+
+# ------------------------------------------------------------------ the QR code, when asked
+
+
+def _qr_requests(page) -> list[str]:
+    """Every request for a QR code from now on (the page's own, or a worker's for it)."""
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if QR.search(urlsplit(r.url).path) else None)
+    return asked
+
+
+def _game_with_a_deal(page) -> str:
+    """A game one deal in, made through the API as another phone would; its link (a path)."""
+    sides = [{"name": "Ann & Bob"}, {"name": "Cat & Dan"}]
+    made = page.request.post(
+        page.base + "/api/v1/games", data={"ruleset": "classic", "sides": sides}
+    ).json()
+    deal = {"scores": [{"melded_points": 325}, {"melded_points": 300}]}
+    saved = page.request.post(
+        page.base + f"/api/v1/games/{made['id']}/deals",
+        data=deal,
+        headers={"X-Game-Key": made["key"]},
+    )
+    assert saved.status == 201, saved.text()
+    return urlsplit(made["url"]).path
+
+
+def test_the_qr_code_is_fetched_only_when_invite_the_table_is_opened(phone, app):
+    """A game with deals: Invite the table starts closed and its QR code stays on the server,
+    scrolled to or not; opened, the code is asked for once, its place kept while it comes."""
+    page = phone
+    path = _game_with_a_deal(page)
+    asked = _qr_requests(page)
+    page.goto(page.base + path)
+    page.wait_for_load_state("networkidle")
+    invite = page.locator("#invite")
+    expect(invite).not_to_have_attribute("open", "")
+    qr = invite.locator("img.qr")
+    assert qr.get_attribute("loading") == "lazy"
+    invite.scroll_into_view_if_needed()  # in sight, but closed: still not wanted
+    page.wait_for_timeout(600)
+    assert asked == [], asked
+    assert not qr.evaluate(LOADED)
+
+    # Opened: asked for at once. Held on its way, it already takes its full place, so nothing
+    # below it moves when it arrives (CLS stays 0).
+    held = []
+    page.route(QR, lambda route: held.append(route))
+    with page.expect_request(lambda r: QR.search(urlsplit(r.url).path)):
+        invite.locator("summary").tap()
+    expect(qr).to_be_visible()
+    waiting = qr.bounding_box()
+    below = page.locator("#invite-link").bounding_box()
+    assert waiting is not None and (waiting["width"], waiting["height"]) == (QR_SIZE, QR_SIZE)
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert len(held) == 1, held
+    assert not qr.evaluate(LOADED)
+    held[0].continue_()
+    page.wait_for_function(f"() => ({LOADED})(document.querySelector('#invite img.qr'))")
+    assert qr.bounding_box() == waiting
+    assert page.locator("#invite-link").bounding_box() == below
+    page.wait_for_load_state("networkidle")
+    assert len(asked) == 1 and asked[0] == page.base + path + "/invite.svg", asked
+    # What arrived is a QR code: dark modules on a white ground of its own.
+    drawn = qr.evaluate(DRAWN)
+    assert drawn["corner"] == [255, 255, 255, 255] and 0.15 < drawn["dark"] < 0.6, drawn
+    check_axe(page)
+
+
+def test_a_new_game_shows_its_qr_code_at_once(phone, app):
+    """A new game's scoreboard starts with Invite the table open: the code comes with it."""
+    page = phone
+    asked = _qr_requests(page)
+    start_game(page)
+    path = urlsplit(page.url).path
+    qr = page.locator("#invite").get_by_role("img", name="QR code of this game's private link")
+    expect(qr).to_be_visible()
+    page.wait_for_function(f"() => ({LOADED})(document.querySelector('#invite img.qr'))")
+    box = qr.bounding_box()
+    assert box is not None and (box["width"], box["height"]) == (QR_SIZE, QR_SIZE)
+    page.wait_for_load_state("networkidle")
+    assert asked == [page.base + path + "/invite.svg"], asked
+    drawn = qr.evaluate(DRAWN)
+    assert drawn["corner"] == [255, 255, 255, 255] and 0.15 < drawn["dark"] < 0.6, drawn
+
+
+def test_without_javascript_invite_the_table_still_shows_the_code(browser, live_server, app):
+    """No script: the details opens by itself and the code is there (the browser may fetch it
+    early, as lazy loading needs scripts on)."""
+    page = open_phone(browser, "small-375x667", live_server, java_script_enabled=False)
+    try:
+        path = _game_with_a_deal(page)
+        page.goto(page.base + path)
+        invite = page.locator("#invite")
+        invite.locator("summary").tap()
+        qr = invite.get_by_role("img", name="QR code of this game's private link")
+        expect(qr).to_be_visible()
+        page.wait_for_load_state("networkidle")
+        assert qr.evaluate(LOADED)
+    finally:
+        page.context.close()
+    assert page.outside == []
+
+
+def test_a_stranger_cannot_fetch_the_qr_code(phone, browser, app):
+    """The picture of a game's link is no way in: without the link, or the club's table link
+    for a club game, the browser gets the same 404 as for the game."""
+    page = phone
+    path = _game_with_a_deal(page)
+    ok = page.request.get(page.base + path + "/invite.svg")
+    assert ok.status == 200 and ok.headers["content-type"].startswith("image/svg+xml")
+    assert "private" in ok.headers["cache-control"]
+    guessed = page.request.get(f"{page.base}/t/{secrets.token_urlsafe(16)}/invite.svg")
+    assert guessed.status == 404
+    assert not guessed.headers["content-type"].startswith("image/")
