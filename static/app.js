@@ -13,11 +13,13 @@
   var folder = ((document.currentScript && document.currentScript.src) || "/static/app.js")
     .replace(/[^/]*$/, "");
 
-  // Another of the app's scripts, once: run in the order asked.
-  hf.load = function (name) {
+  // Another of the app's scripts, once: run in the order asked. Named with its version
+  // ("form.js?v=", filled in as the app serves this file: scorekeeper/compress.py).
+  hf.load = function (file) {
+    var name = file.split("?")[0];
     if (document.querySelector("script[data-hf='" + name + "']")) { return; }
     var script = document.createElement("script");
-    script.src = folder + name;
+    script.src = folder + file;
     script.async = false;
     script.dataset.hf = name;
     document.head.appendChild(script);
@@ -52,14 +54,14 @@
   });
 
   if (document.querySelector("form[data-preview], [data-add-side], button.step")) {
-    hf.load("form.js");
+    hf.load("form.js?v=");
   }
   // A game's page kept on the phone before its pages named live.js themselves.
   if (document.querySelector("[data-live]") && !document.querySelector("script[src*='live.js']")) {
-    hf.load("live.js");
+    hf.load("live.js?v=");
   }
   if ((worker && worker.controller) || document.querySelector("[data-kept]")) {
-    hf.load("offline.js");
+    hf.load("offline.js?v=");
   }
 
   // The service worker keeps pages for no signal; registering it (and its install, which

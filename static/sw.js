@@ -2,19 +2,22 @@
 // signal waits on the phone until it can be sent, once (its idempotency key).
 "use strict";
 
-const SHELL = "shell-v3";
+// shell-v4: the app's files by version (their addresses end in ?v=, the file's version).
+const SHELL = "shell-v4";
 const PAGES = "pages-v1";
 // Stored when the worker installs, which app.js asks for only once the page has loaded and the
 // phone is idle. The files the page loaded are fresh in the browser's cache then (the app
-// serves them fresh for a few minutes: scorekeeper/compress.py), so only the rest is fetched.
+// serves a file asked for by its version as never changing: scorekeeper/compress.py), so only
+// the rest is fetched. Each name's version is filled in as the app serves this script, so a
+// new version of any of them is a new worker, which stores it.
 const SHELL_FILES = [
-  "/static/app.css",
-  "/static/app.js",
-  "/static/form.js",
-  "/static/live.js",
-  "/static/offline.js",
-  "/static/icon.svg",
-  "/static/manifest.webmanifest",
+  "/static/app.css?v=",
+  "/static/app.js?v=",
+  "/static/form.js?v=",
+  "/static/live.js?v=",
+  "/static/offline.js?v=",
+  "/static/icon.svg?v=",
+  "/static/manifest.webmanifest?v=",
   "/offline",
   "/rules",
 ];
@@ -49,6 +52,7 @@ self.addEventListener("activate", (event) => {
         Promise.all(names.filter((n) => ![SHELL, PAGES].includes(n)).map((n) => caches.delete(n))),
       )
       .then(forgetClubPages)
+      .then(forgetOldFiles)
       .then(() => self.clients.claim()),
   );
 });
@@ -71,23 +75,51 @@ self.addEventListener("fetch", (event) => {
   }
   if (request.method !== "GET" || NEVER_KEPT.test(url.pathname)) return;
   if (url.pathname.startsWith("/static/")) {
-    event.respondWith(fromPhoneThenRefresh(request));
+    event.respondWith(fileFromPhoneOrNetwork(request));
   } else if (request.mode === "navigate") {
     event.respondWith(fromNetworkOrPhone(request));
   }
 });
 
-// CSS, JS and icons: the phone's copy at once, refreshed behind it for next time.
-async function fromPhoneThenRefresh(request) {
+// CSS, JS and icons. A file at the address of its version never changes (the app answers it
+// "immutable"): the phone's copy, if it has it, is the file. Any other address (a version this
+// phone does not hold yet, or none at all) is asked for, as a page is; with no signal, or too
+// slow a one, the phone's copy of the same file under any version answers, so a page kept
+// before a release still finds its CSS and scripts.
+async function fileFromPhoneOrNetwork(request) {
   const cache = await caches.open(SHELL);
-  const kept = await cache.match(request, { ignoreSearch: true });
-  const fresh = fetch(request)
-    .then((response) => {
-      if (response.ok) cache.put(request, response.clone());
-      return response;
-    })
-    .catch(() => kept || Response.error());
-  return kept || fresh;
+  const exact = await cache.match(request);
+  if (exact) return exact;
+  const network = fetch(request).then((response) => {
+    const lasting = /\bimmutable\b/.test(response.headers.get("Cache-Control") || "");
+    if (response.ok && lasting) keepFile(cache, request, response.clone());
+    return response;
+  });
+  const slow = new Promise((resolve) => setTimeout(resolve, PATIENCE_MS, null));
+  try {
+    const first = await Promise.race([network, slow]);
+    if (first) return first;
+    return (await cache.match(request, { ignoreSearch: true })) || (await network);
+  } catch (error) {
+    return (await cache.match(request, { ignoreSearch: true })) || Response.error();
+  }
+}
+
+// A file's current version, kept in place of the one before.
+async function keepFile(cache, request, response) {
+  await cache.delete(request, { ignoreSearch: true });
+  await cache.put(request, response);
+}
+
+// At activation: the versions of the app's files that this worker's SHELL_FILES replaced.
+async function forgetOldFiles() {
+  const cache = await caches.open(SHELL);
+  const current = SHELL_FILES.map((name) => new URL(name, self.location.origin));
+  const hrefs = current.map((url) => url.href);
+  const paths = current.map((url) => url.pathname);
+  const kept = await cache.keys();
+  const old = kept.filter((r) => paths.includes(new URL(r.url).pathname) && !hrefs.includes(r.url));
+  await Promise.all(old.map((request) => cache.delete(request)));
 }
 
 // Pages: the network first, so every phone sees the latest totals; the phone's copy when there

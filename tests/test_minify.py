@@ -7,7 +7,9 @@ loads are most of it, so what they weigh gzipped is held here too.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,23 @@ GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 SCRIPTS = sorted(p.name for p in STATIC.glob("*.js"))
 # Gzipped, as served: app.css and app.js go with every page's first visit.
 MOST = {"app.css": 3600, "app.js": 1000, "live.js": 3200, "form.js": 1300}
+# Where a file names another of the app's files by version, as written in the file.
+NAMED = re.compile(r"""(["'])((?:/static/)?)([\w./-]+)\?v=\1""")
+
+
+def version_served(client, name: str) -> str:
+    """A file's version worked out here from its bytes as served: SHA-256's first 8 digits."""
+    return hashlib.sha256(client.get(f"/static/{name}").data).hexdigest()[:8]
+
+
+def with_versions(client, text: str) -> str:
+    """The text with every `"name?v="` it holds given that file's version as served."""
+
+    def fill(found: re.Match) -> str:
+        quote, under, name = found.groups()
+        return f"{quote}{under}{name}?v={version_served(client, name)}{quote}"
+
+    return NAMED.sub(fill, text)
 
 
 def test_css_loses_comments_and_spaces_but_not_its_strings():
@@ -55,7 +74,7 @@ def test_own_files_go_minified_gzipped_and_kept_a_while(client, name):
     packed = client.get(f"/static/{name}", headers=GZIP)
     source = (STATIC / name).read_text()
     minified = minify_css(source) if name.endswith(".css") else minify_js(source)
-    assert plain.get_data(as_text=True) == minified
+    assert plain.get_data(as_text=True) == with_versions(client, minified)
     assert gzip.decompress(packed.data) == plain.data
     assert packed.headers["Content-Encoding"] == "gzip"
     assert packed.headers["Cache-Control"] == f"max-age={STATIC_MAX_AGE}"
@@ -66,13 +85,15 @@ def test_own_files_go_minified_gzipped_and_kept_a_while(client, name):
 
 
 def test_the_manifest_goes_without_spaces(client):
-    answer = client.get("/static/manifest.webmanifest", headers=GZIP)
+    answer = client.get("/static/manifest.webmanifest")
     manifest = json.loads((STATIC / "manifest.webmanifest").read_text())
     compact = json.dumps(manifest, separators=(",", ":"), ensure_ascii=False)
-    assert answer.get_data(as_text=True) == compact
+    assert answer.get_data(as_text=True) == with_versions(client, compact)
+    assert '?v="' not in answer.get_data(as_text=True)
 
 
 def test_the_worker_is_minified_but_asked_for_anew_each_visit(client):
     answer = client.get("/sw.js")
-    assert answer.get_data(as_text=True) == minify_js((STATIC / "sw.js").read_text())
+    source = minify_js((STATIC / "sw.js").read_text())
+    assert answer.get_data(as_text=True) == with_versions(client, source)
     assert answer.headers["Cache-Control"] == "no-cache"

@@ -22,6 +22,7 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -614,7 +615,7 @@ def test_every_page(phone, app, name):
     assert wide is None, wide
 
     weight, transfers = page_weight(page)
-    kinds = {url.rsplit(".", 1)[-1] for url, _ in transfers if "/static/" in url}
+    kinds = {urlsplit(url).path.rsplit(".", 1)[-1] for url, _ in transfers if "/static/" in url}
     assert {"css", "js", "svg"} <= kinds, f"stylesheet, script or icon not counted: {transfers}"
     assert weight < MAX_PAGE_BYTES, f"{name} weighs {weight:,} bytes: {transfers}"
     print(f"{page.device} {name}: {weight:,} bytes in {len(transfers)} requests")
