@@ -36,6 +36,9 @@ const FORGETTING = ["/login", "/signup", "/logout", "/my-games/forget"];
 const CLUB_PAGES = /^\/clubs(\/|$)/;
 // The forgetting under way: a page kept meanwhile waits for it, so it is not forgotten too soon.
 let forgetting = Promise.resolve();
+// How many times the phone has forgotten its pages: a page asked for before the last time (the
+// game's other pages, fetched in the background while "Forget my games" was tapped) is not kept.
+let forgotten = 0;
 const NEVER_KEPT = /^\/(api|login|logout|signup)\b|\/(live|entering|preview)$|\.csv$/;
 
 self.addEventListener("install", (event) => {
@@ -65,6 +68,7 @@ self.addEventListener("fetch", (event) => {
     // Signing in or out on a shared phone, or forgetting its games, forgets the pages kept on it
     // (the home page's list of games among them); deals waiting to send stay.
     if (FORGETTING.includes(url.pathname)) {
+      forgotten += 1;
       forgetting = caches.delete(PAGES);
       event.waitUntil(forgetting);
     }
@@ -125,8 +129,9 @@ async function forgetOldFiles() {
 // Pages: the network first, so every phone sees the latest totals; the phone's copy when there
 // is no signal, or the signal is too slow.
 async function fromNetworkOrPhone(request) {
+  const asked = forgotten;
   const network = fetch(request).then(async (response) => {
-    if (response.ok && !response.redirected) await keepPage(request.url, response.clone());
+    if (response.ok && !response.redirected) await keepPage(request.url, response.clone(), asked);
     flushSoon(); // a request got through: so may the deals waiting to send
     return response;
   });
@@ -160,8 +165,9 @@ async function fromPhone(response) {
 //
 // A page sent no-store (an organiser's page, a private club's: web/clubs.py) is never kept,
 // and any copy of it from before is dropped, so the phone never shows it with no signal.
-async function keepPage(address, response) {
+async function keepPage(address, response, asked) {
   await forgetting;
+  if (asked !== forgotten) return; // asked for before the phone forgot its pages
   if (/(^|,)\s*no-store\s*(,|$)/i.test(response.headers.get("Cache-Control") || "")) {
     await (await caches.open(PAGES)).delete(address, { ignoreSearch: true });
     return;
@@ -320,14 +326,16 @@ self.addEventListener("message", (event) => {
 // shown with signal asks, so that the kept deal form is for the deal now to be entered (one
 // kept before a deal was saved would otherwise offer that deal again, and meet a conflict).
 async function keepPages(urls, again) {
+  const asked = forgotten; // the whole list is for the phone as it was when asked
   const cache = await caches.open(PAGES);
   for (const address of urls) {
     const url = new URL(address, self.location.origin);
     if (url.origin !== self.location.origin || !KEEPABLE.test(url.pathname)) continue;
+    if (asked !== forgotten) return;
     if (!again && (await cache.match(url.href))) continue;
     try {
       const response = await fetch(url.href, { credentials: "same-origin" });
-      if (response.ok && !response.redirected) await keepPage(url.href, response);
+      if (response.ok && !response.redirected) await keepPage(url.href, response, asked);
     } catch (error) {
       return; // no signal: the next page shown asks again
     }
