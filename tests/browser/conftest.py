@@ -124,6 +124,28 @@ def check_axe(page) -> None:
     assert result.violations_count == 0, result.generate_report()
 
 
+# The QR code as the phone shows it (a picture of its own since issue 18), drawn on a canvas:
+# whether every pixel is opaque, the lightest and darkest grey, the corner's colour, the share
+# of dark pixels, and anything the page's CSS would lay over it.
+QR_PIXELS = """img => {
+  const size = 160, c = document.createElement("canvas");
+  c.width = c.height = size;
+  const g = c.getContext("2d");
+  g.drawImage(img, 0, 0, size, size);
+  const px = g.getImageData(0, 0, size, size).data;
+  let light = 0, dark = 765, darkPixels = 0, opaque = true;
+  for (let i = 0; i < px.length; i += 4) {
+    const sum = px[i] + px[i + 1] + px[i + 2];
+    if (px[i + 3] !== 255) opaque = false;
+    if (sum < 150) darkPixels++;
+    light = Math.max(light, sum); dark = Math.min(dark, sum);
+  }
+  const grey = (sum) => `rgb(${sum / 3}, ${sum / 3}, ${sum / 3})`;
+  const s = getComputedStyle(img);
+  return { opaque, light: grey(light), dark: grey(dark), darkShare: darkPixels / (size * size),
+           corner: `rgb(${px[0]}, ${px[1]}, ${px[2]})`,
+           filter: s.filter, opacity: s.opacity, blend: s.mixBlendMode };
+}"""
 # A game's private link as a path: /t/ and its 22-character secret.
 GAME_LINK = r"/t/[A-Za-z0-9_-]{22}"
 

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from . import test_every_page as every
-from .conftest import check_axe, open_phone
+from .conftest import QR_PIXELS, check_axe, open_phone
 
 pytestmark = pytest.mark.usefixtures("quick_hashing")
 
@@ -162,28 +162,6 @@ def test_charts_stand_out_in_both_themes(themed_phone, app, scheme, name):
     assert len(series) > 1 or len(bars) > 1
 
 
-# The QR code as the phone shows it (a picture of its own since issue 18): its pixels drawn on a
-# canvas, the lightest and darkest, and anything the page's CSS would lay over them.
-QR_SHOWN = """img => {
-  const c = document.createElement("canvas");
-  c.width = c.height = 160;
-  const g = c.getContext("2d");
-  g.drawImage(img, 0, 0, 160, 160);
-  const px = g.getImageData(0, 0, 160, 160).data;
-  let light = 0, dark = 765;
-  for (let i = 0; i < px.length; i += 4) {
-    const sum = px[i] + px[i + 1] + px[i + 2];
-    if (px[i + 3] !== 255) return { transparent: i };
-    light = Math.max(light, sum); dark = Math.min(dark, sum);
-  }
-  const s = getComputedStyle(img);
-  return { light: `rgb(${light / 3}, ${light / 3}, ${light / 3})`,
-           dark: `rgb(${dark / 3}, ${dark / 3}, ${dark / 3})`,
-           corner: `rgb(${px[0]}, ${px[1]}, ${px[2]})`,
-           filter: s.filter, opacity: s.opacity, blend: s.mixBlendMode };
-}"""
-
-
 def test_the_invitation_stays_dark_on_light_at_night(dark_phone, app):
     """A QR code scans only dark on light: at night it keeps its white ground (its own, every
     pixel opaque, its quiet zone included), and no style of the page dims or inverts it."""
@@ -192,8 +170,8 @@ def test_the_invitation_stays_dark_on_light_at_night(dark_phone, app):
     qr = page.locator("#invite img.qr")
     expect(qr).to_be_visible()
     page.wait_for_function("() => document.querySelector('#invite img.qr').naturalWidth > 0")
-    shown = qr.evaluate(QR_SHOWN)
-    assert "transparent" not in shown, shown
+    shown = qr.evaluate(QR_PIXELS)
+    assert shown["opaque"], shown
     assert luminance(shown["corner"]) > 0.9 and luminance(shown["light"]) > 0.9, shown
     assert contrast(shown["dark"], shown["light"]) >= 15, shown
     assert (shown["filter"], shown["opacity"], shown["blend"]) == ("none", "1", "normal"), shown

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from scorekeeper.db import db
 from scorekeeper.models import Deal, Game
 
-from .conftest import ARTIFACTS, check_axe, open_phone, start_game
+from .conftest import ARTIFACTS, QR_PIXELS, check_axe, open_phone, start_game
 from .test_live import IN_STEP_MS, enter_deal, kept_on_phone, no_signal, serve_worker, signal_back
 
 # The QR code is a picture of its own (issue 18), asked for only while Invite the table is open.
@@ -23,17 +23,6 @@ QR = re.compile(r"/t/[\w-]{22}/invite\.svg$")
 QR_SIZE = 240  # the <img>'s width and height, kept while it loads
 # Whether an <img> has arrived and decoded (a broken or unfetched picture has no natural size).
 LOADED = "img => img.complete && img.naturalWidth > 0"
-# What the picture holds, drawn on a canvas: the share of dark pixels and the corners' colour.
-DRAWN = """img => {
-  const c = document.createElement("canvas");
-  c.width = c.height = 120;
-  const g = c.getContext("2d");
-  g.drawImage(img, 0, 0, 120, 120);
-  const px = g.getImageData(0, 0, 120, 120).data;
-  let dark = 0;
-  for (let i = 0; i < px.length; i += 4) if (px[i] + px[i + 1] + px[i + 2] < 150) dark++;
-  return { dark: dark / (120 * 120), corner: [px[0], px[1], px[2], px[3]] };
-}"""
 
 
 def _game(app, secret: str) -> tuple[int, int]:
@@ -267,8 +256,9 @@ def test_the_qr_code_is_fetched_only_when_invite_the_table_is_opened(phone, app)
     page.wait_for_load_state("networkidle")
     assert len(asked) == 1 and asked[0] == page.base + path + "/invite.svg", asked
     # What arrived is a QR code: dark modules on a white ground of its own.
-    drawn = qr.evaluate(DRAWN)
-    assert drawn["corner"] == [255, 255, 255, 255] and 0.15 < drawn["dark"] < 0.6, drawn
+    drawn = qr.evaluate(QR_PIXELS)
+    assert drawn["opaque"] and drawn["corner"] == "rgb(255, 255, 255)", drawn
+    assert 0.15 < drawn["darkShare"] < 0.6, drawn
     check_axe(page)
 
 
@@ -285,8 +275,9 @@ def test_a_new_game_shows_its_qr_code_at_once(phone, app):
     assert box is not None and box["width"] == box["height"] >= QR_SIZE, box
     page.wait_for_load_state("networkidle")
     assert asked == [page.base + path + "/invite.svg"], asked
-    drawn = qr.evaluate(DRAWN)
-    assert drawn["corner"] == [255, 255, 255, 255] and 0.15 < drawn["dark"] < 0.6, drawn
+    drawn = qr.evaluate(QR_PIXELS)
+    assert drawn["opaque"] and drawn["corner"] == "rgb(255, 255, 255)", drawn
+    assert 0.15 < drawn["darkShare"] < 0.6, drawn
 
 
 def test_without_javascript_invite_the_table_still_shows_the_code(browser, live_server, app):
