@@ -127,6 +127,9 @@ def test_a_deal_entered_on_one_server_shows_on_a_phone_served_by_the_other(brows
         say_who(ann, "Ann")
         expect(cat.get_by_text("Ann is entering deal 1.")).to_be_visible(timeout=SEES_ENTERING_MS)
         enter_deal(ann, ("480", "130"))
+        # Saved as a person saves: once the deal's breakdown shows the total (the breakdown
+        # arriving moves what is below it, the Save button among it, as a tap could meet).
+        expect(ann.get_by_role("region", name="This deal")).to_contain_text("+3,680")
         ann.get_by_role("button", name="Save deal 1").tap()
         expect(ann.get_by_text("Deal 1 saved.")).to_be_visible()
         # Books 3,000 + going out 200 + 480 melded = 3,680; Cat & Dan 130.
@@ -141,6 +144,7 @@ def test_a_deal_entered_on_one_server_shows_on_a_phone_served_by_the_other(brows
         say_who(cat, "Cat")
         expect(ann.get_by_text("Cat is entering deal 2.")).to_be_visible(timeout=SEES_ENTERING_MS)
         enter_deal(cat, ("300", "300"), went_out=1)
+        expect(cat.get_by_role("region", name="This deal")).to_contain_text("+3,500")
         cat.get_by_role("button", name="Save deal 2").tap()
         expect(cat.get_by_text("Deal 2 saved.")).to_be_visible()
         # 3,680 + 300 and 130 + 3,500 (Cat & Dan's books, going out and melded).
