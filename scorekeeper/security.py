@@ -7,6 +7,8 @@ from datetime import timedelta
 
 from flask import Flask, Response, request
 
+from .compress import WORKER_ENDPOINT
+
 # No inline script or style anywhere: everything comes from /static on this host.
 CONTENT_SECURITY_POLICY = "; ".join(
     (
@@ -38,7 +40,6 @@ EVERY_RESPONSE_HEADERS = {"X-Content-Type-Options": "nosniff"}
 # in no frame.
 DATA_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'"
 DOCUMENT_TYPES = ("text/html",)
-WORKER_SCRIPT = "/sw.js"
 # Production only: over plain HTTP on a laptop it would lock localhost out of HTTP for a year.
 STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains"
 # What no cache may keep, the phone's service worker included (static/sw.js honours it):
@@ -51,7 +52,7 @@ def is_document(response: Response) -> bool:
     """Whether the browser acts on this answer as a page or a worker (not a 304, not a file)."""
     if response.status_code == 304:
         return False
-    return response.mimetype in DOCUMENT_TYPES or request.path == WORKER_SCRIPT
+    return response.mimetype in DOCUMENT_TYPES or request.endpoint == WORKER_ENDPOINT
 
 
 class MissingSecretKey(RuntimeError):

@@ -25,6 +25,13 @@
     document.head.appendChild(script);
   };
 
+  // Work put off until the phone is idle (at most `within` ms), so a page's first moments go
+  // to showing it; where the browser cannot tell idle, after `otherwise` ms.
+  hf.whenIdle = function (work, within, otherwise) {
+    if (window.requestIdleCallback) { window.requestIdleCallback(work, { timeout: within }); }
+    else { setTimeout(work, otherwise || 0); }
+  };
+
   // A message to the service worker, when it looks after this page.
   hf.tell = function (message) {
     if (worker && worker.controller) { worker.controller.postMessage(message); }
@@ -71,10 +78,7 @@
     var register = function () {
       worker.register("/sw.js").catch(function () { /* no worker: the pages still work online */ });
     };
-    var idle = function () {
-      if (window.requestIdleCallback) { window.requestIdleCallback(register, { timeout: 3000 }); }
-      else { setTimeout(register, 1000); }
-    };
+    var idle = function () { hf.whenIdle(register, 3000, 1000); };
     if (document.readyState === "complete") { idle(); } else { window.addEventListener("load", idle); }
   }
 })();

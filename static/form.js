@@ -88,8 +88,5 @@
   var typed = Array.prototype.some.call(form.elements, function (el) {
     return (el.inputMode === "numeric" && el.value !== "") || (el.checked && el.value !== "");
   });
-  if (typed) {
-    if (window.requestIdleCallback) { window.requestIdleCallback(refresh, { timeout: 500 }); }
-    else { setTimeout(refresh, 0); }
-  }
+  if (typed) { window.hf.whenIdle(refresh, 500); }
 })();

@@ -65,11 +65,6 @@
   });
   document.querySelectorAll("[data-copy]").forEach(function (button) { button.hidden = false; });
 
-  function whenIdle(work) {
-    if (window.requestIdleCallback) { window.requestIdleCallback(work, { timeout: 1000 }); }
-    else { setTimeout(work, 0); }
-  }
-
   function device() {
     var id = store.getItem("hf-device");
     if (!/^[0-9a-f]{32}$/.test(id || "")) {
@@ -80,10 +75,8 @@
   }
   hf.device = device;
 
-  function sideName(side) {
-    var names = live.dataset.sides ? JSON.parse(live.dataset.sides) : [];
-    return names[side] || "A side";
-  }
+  function sideNames() { return live.dataset.sides ? JSON.parse(live.dataset.sides) : []; }
+  function sideName(side) { return sideNames()[side] || "A side"; }
   function myName() {
     var shown = document.querySelector("[data-me-name]");
     return store.getItem("hf-name") || (shown ? shown.textContent : "") || "Someone";
@@ -136,7 +129,7 @@
       shown.textContent = name;
       say();
     });
-    whenIdle(function () {
+    hf.whenIdle(function () {
       var kept = store.getItem("hf-name");
       if (kept && !input.value) {
         name = kept;
@@ -188,8 +181,7 @@
   // "Us: in · Them: counting", once a side's line is in; and what concerns this phone's line.
   function lines(state) {
     if (!parts.length) { return replaced; }
-    var names = live.dataset.sides ? JSON.parse(live.dataset.sides) : [];
-    var text = names.map(function (name, side) {
+    var text = sideNames().map(function (name, side) {
       var part = parts.filter(function (p) { return p.side === side; })[0];
       return name + ": " + (part ? "in" : "counting");
     }).join(" · ") + ".";

@@ -18,20 +18,19 @@ from flask import Blueprint, Response, current_app, request, url_for
 
 from .. import links
 from ..models import Game
+from ..security import DATA_CONTENT_SECURITY_POLICY
 from .access import Level, game_or_404, require_game
 
 bp = Blueprint("invite", __name__)
 
 LABEL = "QR code of this game's private link"
-# The CSS pixels the scoreboard shows the code at (its width and height, 15rem), so that its
-# place is kept while it loads and nothing moves.
+# The <img>'s width and height: the code's shape, so that its place is kept while it loads and
+# nothing moves (app.css widens it to the column, up to 15rem).
 SIZE = 240
 # The picture shows a private link: kept by this phone's browser alone (never a shared cache),
 # a few minutes, then asked again with its tag. A game's link changes only with its secret, and
 # then so does the picture's address.
 MAX_AGE = 600
-# Opened on its own in a tab it is a document: it may load and run nothing.
-PICTURE_POLICY = "default-src 'none'; frame-ancestors 'none'"
 # Modules of light around the code, as the QR standard asks: a camera finds it on any page.
 QUIET_ZONE = 4
 
@@ -73,7 +72,8 @@ def qr_code(game_id: int):
     response = Response(svg, mimetype="image/svg+xml")
     response.cache_control.private = True
     response.cache_control.max_age = MAX_AGE
-    response.headers["Content-Security-Policy"] = PICTURE_POLICY
+    # Opened on its own in a tab it is a document: it may load and run nothing, as an API answer.
+    response.headers["Content-Security-Policy"] = DATA_CONTENT_SECURITY_POLICY
     response.set_etag(hashlib.sha256(svg).hexdigest()[:32])
     return response.make_conditional(request)
 
