@@ -59,7 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from . import cli, compress, errors, security
     from .db import db, migrate
-    from .web import accounts, api, games, home, invite, lines, live, rulecards
+    from .web import accounts, api, games, home, invite, lines, live, rulecards, scorer
     from .web import clubs as club_pages
 
     db.init_app(app)
@@ -88,6 +88,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         invite.bp,
         lines.bp,
         live.bp,
+        scorer.bp,
         rulecards.bp,
         api.bp,
         accounts.bp,

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 DECK_WILDS = 6
 DECK_RED_THREES = 2
 DECK_NATURALS = 44
+DECK_SEVENS = 4
 DECK_CARDS = {
     "joker": 2,
     "two": 4,
@@ -46,7 +47,7 @@ def _book_needs(rules: RuleSet, books: Mapping[str, int]) -> dict[str, int]:
 
 
 # Which book kinds put cards in each group, for naming the figures a limit counted.
-_GROUP_BOOKS = {
+GROUP_BOOKS = {
     "wilds": ("wild", "dirty"),
     "naturals": ("clean", "clean_sevens", "dirty"),
     "sevens": ("clean_sevens",),
@@ -54,7 +55,7 @@ _GROUP_BOOKS = {
     "black_three": ("black_threes",),
 }
 # Card categories, as counted, that each group holds; and groups within a category.
-_GROUP_CARDS = {
+GROUP_CARDS = {
     "wilds": WILDS,
     "naturals": NATURALS,
     "sevens": (),
@@ -77,7 +78,7 @@ def _side_cards(rules: RuleSet, entry: DealEntry) -> dict[str, int]:
     closed["four_to_seven"] = closed["sevens"]
     opened["four_to_seven"] = opened["sevens"]
     used: dict[str, int] = {}
-    for group, cards in _GROUP_CARDS.items():
+    for group, cards in GROUP_CARDS.items():
         in_melds = sum(melded.get(c, 0) for c in cards)
         in_hands = sum(left.get(c, 0) for c in cards)
         used[group] = max(closed[group], in_melds) + opened[group] + in_hands
@@ -90,11 +91,11 @@ def _group_inputs(index: int, entry: DealEntry, group: str) -> list[Input]:
     """The figures of one side's entry that count toward a group of cards."""
     found: list[Input] = []
     for name in ("books", "open_books"):
-        for kind in _GROUP_BOOKS.get(group, ()):
+        for kind in GROUP_BOOKS.get(group, ()):
             if getattr(entry, name).get(kind):
                 found.append((index, f"{name}.{kind}"))
     for name in CARD_FIELDS:
-        for category in _GROUP_CARDS.get(group, (group,)):
+        for category in GROUP_CARDS.get(group, (group,)):
             if (getattr(entry, name) or {}).get(category):
                 found.append((index, f"{name}.{category}"))
     return found
@@ -141,7 +142,14 @@ def check_decks(rules: RuleSet, decks: int, entries: Sequence[DealEntry]) -> lis
     what = "natural cards needed for the books and the cards counted"
     limit("books", what, naturals, DECK_NATURALS * decks, why, at)
     sevens, at = counted("sevens")
-    limit("books.clean_sevens", "sevens needed for books of sevens", sevens, 4 * decks, "", at)
+    limit(
+        "books.clean_sevens",
+        "sevens needed for books of sevens",
+        sevens,
+        DECK_SEVENS * decks,
+        "",
+        at,
+    )
     points = sum(e.melded(rules) + e.leftover(rules) + e.open_book_points for e in entries)
     # 590 with the standard card values; a club's changed values change what a deck is worth.
     deck_points = sum(n * rules.card_values.get(c, 0) for c, n in DECK_CARDS.items())

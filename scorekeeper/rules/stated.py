@@ -1,0 +1,63 @@
+"""What the engine tells a phone so that it can score as figures are typed (static/scorer.js).
+
+The phone writes down no number of its own: the rules in force, what a deck holds and the
+words of a breakdown and a refusal all come from here, from their one home in the engine. The
+phone's arithmetic is a second copy of the engine's *functions* only, and
+tests/browser/test_scorer_differential.py proves the two agree deal by deal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import limits
+from .ruleset import GOING_OUT_ONLY, RuleSet
+from .terms import (
+    BOOK_LABELS,
+    BOOK_SIZE,
+    BREAKDOWN_LINES,
+    CARD_CATEGORIES,
+    CARD_LABELS,
+    EXTRA_BONUSES,
+    FIELD_LABELS,
+    MAX_FIGURE,
+)
+
+
+def deck() -> dict[str, Any]:
+    """What one deck holds, and which card categories and books fall in each group of cards."""
+    return {
+        "cards": dict(limits.DECK_CARDS),
+        "wilds": limits.DECK_WILDS,
+        "naturals": limits.DECK_NATURALS,
+        "red_threes": limits.DECK_RED_THREES,
+        "sevens": limits.DECK_SEVENS,
+        "book_size": BOOK_SIZE,
+        "group_cards": {group: list(cards) for group, cards in limits.GROUP_CARDS.items()},
+        "group_books": {group: list(kinds) for group, kinds in limits.GROUP_BOOKS.items()},
+    }
+
+
+def words() -> dict[str, Any]:
+    """The labels a breakdown and a refusal are worded with."""
+    return {
+        "books": dict(BOOK_LABELS),
+        "cards": dict(CARD_LABELS),
+        "card_order": list(CARD_CATEGORIES),
+        "fields": dict(FIELD_LABELS),
+        "bonuses": dict(EXTRA_BONUSES),
+        "breakdown": [list(line) for line in BREAKDOWN_LINES],
+    }
+
+
+def stated(rules: RuleSet) -> dict[str, Any]:
+    """Everything the phone's scorer needs besides the game itself: rules, deck and words."""
+    return {
+        # Exactly the API's `rules` of a game: the preset with its house rules applied.
+        "rules": rules.to_dict(),
+        "called": rules.called,
+        "going_out_only": list(GOING_OUT_ONLY),
+        "deck": deck(),
+        "words": words(),
+        "max_figure": MAX_FIGURE,
+    }

@@ -1,0 +1,32 @@
+"""What a phone needs to score this game itself, with or without signal (static/scorer.js)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import games
+from .models import Game
+from .rules.stated import stated
+
+
+def scorer_state(game: Game) -> dict[str, Any]:
+    """The game's rules as the engine states them, its sides, table and every saved deal.
+
+    The phone replays the saved deals and any waiting on it with the engine's functions, so its
+    running totals, opening minimums and winner are the server's own until the server says
+    otherwise (docs/LIVE.md, *Where each figure is computed*).
+    """
+    return {
+        **stated(games.rules_of(game)),
+        "game": {
+            "sides": [
+                {"name": side.name, "players": max(1, len(side.players))} for side in game.sides
+            ],
+            "decks": game.decks,
+            # Who sits where (partners apart), and who dealt first: the deal passes to the left.
+            "table": [seat.player for seat in games.seats_of(game)],
+            "first_dealer": game.first_dealer,
+            # Every saved deal's entries as entered, in deal and side order.
+            "deals": [[score.entry for score in deal.scores] for deal in game.deals],
+        },
+    }

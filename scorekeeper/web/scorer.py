@@ -1,0 +1,30 @@
+"""The phone's scorer: the game's rules and deals as JSON, for scoring as figures are typed."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, current_app, g, request
+
+from .. import scorer
+from .access import Level, game_or_404, require_game
+
+bp = Blueprint("scorer", __name__)
+
+
+@bp.get("/t/<secret>/scorer")
+def state(game_id: int):
+    """What static/scorer.js scores with; 304 while the game's live version stands."""
+    game = game_or_404(game_id)
+    require_game(game, Level.READ)
+    # The live version moves on with every deal saved or corrected (docs/LIVE.md).
+    etag = f"s{g.live_version}"
+    if etag in request.if_none_match:
+        response = current_app.response_class(status=304)
+    else:
+        body = json.dumps(scorer.scorer_state(game), separators=(",", ":"))
+        response = current_app.response_class(body, mimetype="application/json")
+    response.set_etag(etag)
+    # Kept by the phone's worker for no signal (static/sw.js), asked again whenever shown.
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
