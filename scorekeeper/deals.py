@@ -20,7 +20,7 @@ from . import access, figures, games
 from . import rules as engine
 from .access import Level
 from .db import db
-from .live import lines_token, touch
+from .live import corrected_news, lines_token, saved_news, touch
 from .models import Deal, DealPart, DealScore, Game, Side
 from .rules import DealEntry, DealRefused, Progress, Refusal
 from .rules.game import DealLimitReached, deal_limit_reached
@@ -168,6 +168,7 @@ def enter_deal(
     key: str | None = None,
     opened_for: int | None = None,
     lines_seen: str | None = None,
+    sent_by: str | None = None,
 ) -> Outcome:
     """Score and save the next deal from one entry per side (JSON-like), or say why not.
 
@@ -175,6 +176,7 @@ def enter_deal(
     opened for, so that a deal another phone saved meanwhile is shown, never saved over;
     `lines_seen` is the token of the sides' own lines the form was opened with (`lines_token`),
     so that a line sent since is shown, never saved over. The sides' lines go with the deal.
+    `sent_by` is the saving phone's name, told to the table ("Ann saved deal 3").
     """
     if not access.may_enter(game, level):
         return NotAllowed(access.TO_ENTER)
@@ -217,7 +219,7 @@ def enter_deal(
     except DealRefused as exc:
         return Refused(exc.refusals)
     try:
-        return Saved(_insert_deal(game, entries, progress, key, sent))
+        return Saved(_insert_deal(game, entries, progress, key, sent, sent_by))
     except IntegrityError:
         # Another request saved a deal meanwhile: the same submission, or another phone's.
         db.session.rollback()
@@ -258,6 +260,7 @@ def _insert_deal(
     progress: Progress,
     key: str | None,
     sent: str | None = None,
+    sent_by: str | None = None,
 ) -> Deal:
     """Insert a new deal and its scores, keep each side's figures, commit.
 
@@ -315,6 +318,7 @@ def _insert_deal(
             finished_at=finished,
             updated_at=now,
             live_version=Game.__table__.c.live_version + 1,
+            news=saved_news(number, sent_by),
         )
     )
     for side, side_figures in zip(game.sides, kept, strict=True):
@@ -355,11 +359,14 @@ def lines_in(game: Game, number: int) -> dict[int, DealPart]:
 # --- correcting a deal ---------------------------------------------------------------------
 
 
-def correct_deal(game: Game, level: Level, number: int, scores: Any, version: Any) -> Outcome:
+def correct_deal(
+    game: Game, level: Level, number: int, scores: Any, version: Any, sent_by: str | None = None
+) -> Outcome:
     """Replace deal `number` and recompute everything after it, or say why not.
 
     `version` is the version of the deal the correction was made to (None: any), checked and
-    bumped in one statement so that two phones cannot both win.
+    bumped in one statement so that two phones cannot both win. `sent_by` is the correcting
+    phone's name, told to the table with what changed ("Ann corrected deal 1: Them ...").
     """
     if not 1 <= number <= len(game.deals):
         return NoSuchDeal(number)
@@ -395,7 +402,7 @@ def correct_deal(game: Game, level: Level, number: int, scores: Any, version: An
         db.session.rollback()
         return ChangedMeanwhile(db.session.get(Deal, deal.id), version)
     db.session.refresh(deal, ["version"])
-    _store(game, deal, entries, progress)
+    _store(game, deal, entries, progress, sent_by)
     return Saved(deal)
 
 
@@ -414,8 +421,21 @@ def _version_refusal(version: Any, number: int) -> Refusal | None:
     )
 
 
-def _store(game: Game, deal: Deal, entries: Sequence[DealEntry], progress: Progress) -> None:
+def _store(
+    game: Game,
+    deal: Deal,
+    entries: Sequence[DealEntry],
+    progress: Progress,
+    sent_by: str | None = None,
+) -> None:
     by_side = {score.side_position: score for score in deal.scores}
+    before = {position: row.total for position, row in by_side.items()}
+    after = progress.deals[deal.number - 1].scores
+    changes = [
+        (side.position, side.name, before.get(side.position, 0), score.total)
+        for side, score in zip(game.sides, after, strict=True)
+        if before.get(side.position, 0) != score.total
+    ]
     for side, entry, score in zip(
         game.sides, entries, progress.deals[deal.number - 1].scores, strict=True
     ):
@@ -428,7 +448,7 @@ def _store(game: Game, deal: Deal, entries: Sequence[DealEntry], progress: Progr
     figures.keep_side_figures(game, progress, games.entries_of(game))
     game.finished_at = (game.finished_at or games.now()) if progress.finished else None
     game.updated_at = games.now()
-    touch(game.id)
+    touch(game.id, corrected_news(deal.number, deal.version, sent_by, changes))
     db.session.commit()
     games.keep_progress(game, progress)
 

@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import joinedload, selectinload
 
 from . import figures
 from . import rules as engine
 from .db import db
 from .models import Club, Deal, DealScore, Game, Player, SavedRules, Side
-from .names import name_problem
+from .names import name_problem, phone_name
 from .rules import DealEntry, DealRefused, Progress, Refusal, RulesError, RuleSet
 from .rules.terms import MAX_NAME, MELDED_BLACK_THREES, MELDED_BLACK_THREES_LABEL
 
@@ -459,16 +459,33 @@ def choose_first_dealer(game: Game, seat: int) -> None:
     db.session.commit()
 
 
-def play_again(game: Game) -> Game:
-    """A new game for the same table after a finished one, or GameRefused if it is not over.
+@dataclass(frozen=True)
+class NextGame:
+    """A finished game's next game: started by this tap (`started_here`), or earlier by another."""
 
-    The same sides and players (a club's members stay those members), rules, decks and club;
-    played today, so a club's season follows the date. The deal keeps passing to the left:
-    the new game's first dealer sits after the last deal's dealer.
+    game: Game
+    started_by: str
+    started_here: bool
+
+
+def play_again(game: Game, started_by: str = "Someone") -> NextGame:
+    """The table's next game after a finished one, or GameRefused if it is not over.
+
+    A finished game has one next game: the first tap, on any phone, starts it; every later tap
+    opens it. The same sides and players (a club's members stay those members), rules, decks
+    and club; played today, so a club's season follows the date. The deal keeps passing to the
+    left: the new game's first dealer sits after the last deal's dealer. `started_by` is the
+    phone's name, which the table's other phones are shown.
     """
     if game.finished_at is None:
         message = "This game is not over yet: finish it before playing again."
         raise GameRefused([Refusal(None, "game", message)])
+    started_by = phone_name(started_by)
+    # The finished game's row, locked on PostgreSQL: of two taps at once the second waits here,
+    # then reads the first one's game (SQLite's write transactions are one at a time, db.py).
+    found = next_game_of(game, lock=True)
+    if found is not None:
+        return found
     saved = game.saved_rules
     # Saved rules changed since are no longer this game's: the numbers played are what repeat.
     if saved is not None and not same_rules(saved, game.ruleset, game.house_rules or {}):
@@ -488,8 +505,38 @@ def play_again(game: Game) -> Game:
     for side, old_side in zip(again.sides, game.sides, strict=True):
         for player, old in zip(side.players, old_side.players, strict=True):
             player.member = old.member
+    db.session.flush()
+    # Claimed only if no other tap claimed it first: the last guard, whatever the database.
+    # The finished game's live version moves on, so its phones are told at their next poll.
+    claimed = db.session.execute(
+        update(Game)
+        .where(Game.id == game.id, Game.next_game_id.is_(None))
+        .values(
+            next_game_id=again.id,
+            next_started_by=started_by,
+            live_version=Game.live_version + 1,
+        )
+    )
+    if claimed.rowcount != 1:
+        db.session.rollback()
+        found = next_game_of(game)
+        if found is None:  # claimed, then deleted meanwhile: not worth a second try
+            raise GameRefused([Refusal(None, "game", "Tap Play again once more.")])
+        return found
     db.session.commit()
-    return again
+    return NextGame(again, started_by, True)
+
+
+def next_game_of(game: Game, lock: bool = False) -> NextGame | None:
+    """The game the table played after this one, as the database holds it now; None if none."""
+    query = select(Game.next_game_id, Game.next_started_by).where(Game.id == game.id)
+    row = db.session.execute(query.with_for_update() if lock else query).one_or_none()
+    if row is None or row.next_game_id is None:
+        return None
+    after = get_game(row.next_game_id)
+    if after is None:
+        return None
+    return NextGame(after, row.next_started_by or "Someone", False)
 
 
 def rules_title(game: Game) -> str:

@@ -6,12 +6,14 @@ proxy answer alike; nothing is kept inside one process.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Row, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import aliased
 
 from .db import db
 from .models import Deal, DealPart, Entering, Game
@@ -44,9 +46,13 @@ class TableState:
     # Changes whenever a line comes in or changes (live.lines_token): the scoreboard then
     # shows the running breakdown again.
     lines: str = ""
+    # The last deal saved or corrected (Game.news), told once by each phone (its `key`).
+    news: dict[str, Any] | None = None
+    # The finished game's next game (Play again): its secret, and who started it.
+    next_game: tuple[str, str] | None = None
 
-    def as_json(self) -> dict[str, Any]:
-        """The body of the live answer."""
+    def as_json(self, link: Callable[[str], str]) -> dict[str, Any]:
+        """The body of the live answer; `link` turns a game's secret into its link."""
         return {
             "game": self.game_id,
             "version": self.version,
@@ -59,17 +65,67 @@ class TableState:
             ],
             "parts": self.parts,
             "lines": self.lines,
+            "news": {**self.news, "text": news_text(self.news)} if self.news else None,
+            "next_game": (
+                {"url": link(self.next_game[0]), "started_by": self.next_game[1]}
+                if self.next_game
+                else None
+            ),
         }
 
 
-def touch(game_id: int) -> None:
+# --- the news each phone is told once -------------------------------------------------------
+
+
+def saved_news(number: int, by: str | None) -> dict[str, Any]:
+    """A new deal, for Game.news; `key` is the deal and its version, so each save is one event."""
+    return {"key": f"{number}.1", "kind": "saved", "deal": number, "by": by, "changes": []}
+
+
+def corrected_news(
+    number: int, version: int, by: str | None, changes: Sequence[tuple[int, str, int, int]]
+) -> dict[str, Any]:
+    """A correction, for Game.news: each side whose deal total changed (side, name, old, new)."""
+    return {
+        "key": f"{number}.{version}",
+        "kind": "corrected",
+        "deal": number,
+        "by": by,
+        "changes": [
+            {"side": side, "name": name, "before": before, "after": after}
+            for side, name, before, after in changes
+        ],
+    }
+
+
+def signed(figure: int) -> str:
+    """A deal total as the table reads it: always signed, thousands commas, a true minus."""
+    return f"{figure:+,}".replace("-", "−")
+
+
+def news_text(news: dict[str, Any]) -> str:
+    """The news in words: "Ann corrected deal 1: Them +1,355 → +1,390."."""
+    deal, by = news.get("deal"), news.get("by")
+    if news.get("kind") != "corrected":
+        return f"{by} saved deal {deal}." if by else f"Deal {deal} saved."
+    said = f"{by} corrected deal {deal}" if by else f"Deal {deal} corrected"
+    changes = "; ".join(
+        f"{c['name']} {signed(c['before'])} → {signed(c['after'])}"
+        for c in news.get("changes") or []
+    )
+    return f"{said}: {changes}." if changes else f"{said}."
+
+
+def touch(game_id: int, news: dict[str, Any] | None = None) -> None:
     """Something a watching phone would see changed: one more on the game's live version.
 
     Part of the caller's transaction. An unchanged poll is answered from this number alone.
+    With `news` (a deal saved or corrected), the table's phones are told it (Game.news).
     """
-    db.session.execute(
-        update(Game).where(Game.id == game_id).values(live_version=Game.live_version + 1)
-    )
+    values: dict[str, Any] = {"live_version": Game.live_version + 1}
+    if news is not None:
+        values["news"] = news
+    db.session.execute(update(Game).where(Game.id == game_id).values(**values))
 
 
 def lines_token(number: int, rows: Any) -> str:
@@ -95,7 +151,14 @@ def table_state(game_id: int, device: str | None, now: datetime | None = None) -
     the game's live version moved on since the phone's last answer (web/live.py).
     """
     now = now or datetime.now(UTC)
-    game = game_row(game_id)
+    if not 0 < game_id < 2**63:  # beyond any database's integer: no such game
+        return None
+    after = aliased(Game)
+    game = db.session.execute(
+        select(Game.club_id, Game.finished_at, Game.news, Game.next_started_by, after.secret)
+        .outerjoin(after, after.id == Game.next_game_id)
+        .where(Game.id == game_id)
+    ).one_or_none()
     if game is None:
         return None
     deals, versions = db.session.execute(
@@ -141,7 +204,16 @@ def table_state(game_id: int, device: str | None, now: datetime | None = None) -
     ]
     state = version(deals, versions)
     return TableState(
-        game_id, game.club_id, state, deals, finished, entering, parts, lines_token(deals + 1, rows)
+        game_id,
+        game.club_id,
+        state,
+        deals,
+        finished,
+        entering,
+        parts,
+        lines_token(deals + 1, rows),
+        game.news,
+        (game.secret, game.next_started_by or "Someone") if game.secret else None,
     )
 
 
@@ -199,11 +271,15 @@ def say_entering(game_id: int, device: str, name: str, deal_number: int) -> bool
     return True
 
 
-def stop_entering(game_id: int, device: str) -> None:
-    """This phone has left the deal form (saved, or gone back)."""
+def stop_entering(game_id: int, device: str, commit: bool = True) -> None:
+    """This phone has left the deal form (saved, sent its line, or gone back).
+
+    `commit=False` leaves it to the caller's transaction (a line kept: parts.send_line).
+    """
     gone = db.session.execute(
         delete(Entering).where(Entering.game_id == game_id, Entering.device == device)
     )
     if gone.rowcount:
         touch(game_id)
-    db.session.commit()
+    if commit:
+        db.session.commit()

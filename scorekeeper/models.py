@@ -176,6 +176,8 @@ class Game(db.Model):
     __table_args__ = (
         Index("ix_game_club_played", "club_id", "finished_at", "played_on"),
         UniqueConstraint("secret", name="uq_game_secret"),
+        # A finished game has at most one next game, and a game is the next of at most one.
+        UniqueConstraint("next_game_id", name="uq_game_next_game_id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -205,8 +207,19 @@ class Game(db.Model):
     # side's line, who is entering, the first dealer): an unchanged poll is answered from this
     # alone, read with the game's link (live.py).
     live_version: Mapped[int] = mapped_column(default=0, server_default="0")
+    # The game this table played next (Play again), and who started it: every later tap on any
+    # phone opens that game rather than a second one. Set once, by a conditional UPDATE
+    # (games.play_again); a next game deleted since leaves the table free to play again.
+    next_game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id", ondelete="SET NULL"))
+    next_started_by: Mapped[str | None] = mapped_column(String(MAX_DEVICE_NAME))
+    # The last deal saved or corrected, as the table's other phones are told it (live.news_of):
+    # which deal, who, and each side's deal total before and after. Only the last is kept.
+    news: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     club: Mapped[Club | None] = relationship()
+    next_game: Mapped[Game | None] = relationship(
+        remote_side="Game.id", foreign_keys="Game.next_game_id"
+    )
     saved_rules: Mapped[SavedRules | None] = relationship()
     sides: Mapped[list[Side]] = relationship(
         back_populates="game", order_by="Side.position", cascade="all, delete-orphan"

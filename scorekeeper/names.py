@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from .rules.terms import CONTROL_MESSAGE, has_control
+from .rules.terms import CONTROL_MESSAGE, MAX_DEVICE_NAME, has_control
 
 # What each rule refuses, after the name of the field ("Names", "Side 1's name"...): with
 # "Names", the control rule reads exactly as rules.terms.CONTROL_MESSAGE.
@@ -62,3 +62,8 @@ def cleaned(text: str) -> str:
     # Tabs and line breaks part words: they become spaces before the rest are dropped.
     spaced = " ".join(text.split())
     return " ".join("".join(char for char in spaced if _kind(char) is None).split())
+
+
+def phone_name(text: str | None, default: str = "Someone") -> str:
+    """The name a phone goes by at the table ("Other phones see you as"): cleaned and short."""
+    return (cleaned(text or "") or default)[:MAX_DEVICE_NAME].strip() or "Someone"

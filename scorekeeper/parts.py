@@ -223,13 +223,16 @@ def send_line(
         db.session.commit()  # the other sides' flags; this line is not kept
         return deals.Refused(mine)
     _keep(game, rows, side, entry, device, sent_by, when, number)
+    if device:
+        # Its line is in: the table stops seeing this phone as entering the deal.
+        live.stop_entering(game.id, device, commit=False)
     if len(rows) < len(game.sides):
         live.touch(game.id)
         db.session.commit()
         return LineKept(number, lines_from(game, rows, device))
     # The last line: the whole deal, saved once (enter_deal deletes the lines as it saves).
     scores = [rows[s.position].entry for s in game.sides]
-    outcome = deals.enter_deal(game, level, scores, opened_for=number)
+    outcome = deals.enter_deal(game, level, scores, opened_for=number, sent_by=sent_by)
     if not isinstance(outcome, deals.Saved):
         db.session.rollback()  # the lines checked out, so this is not expected: nothing half-kept
     return outcome

@@ -14,10 +14,13 @@
   // How often to ask. Every second while something is happening at the table: this page is a
   // deal or line form, the last answer listed someone entering or a side's line in, or the page
   // loaded or the game last changed under a QUICK_FOR ago (hf.quickFor: tests shorten it).
+  // A finished game's page with no next game yet keeps asking every second for FINISHED_FOR:
+  // its phones are waiting for someone to tap Play again, and are told within 2 seconds.
   // Otherwise every 5 seconds; and a hidden page (another tab, the phone asleep) not at all.
   var QUICK = 1000;
   var SLOW = 5000;
   var QUICK_FOR = hf.quickFor || 30000;
+  var FINISHED_FOR = hf.finishedFor || 600000;
 
   // "No signal" is what happens to this page's requests, never what navigator.onLine says: on
   // a club's wifi with no internet behind it, it says online while every request fails. A page
@@ -81,6 +84,12 @@
     var shown = document.querySelector("[data-me-name]");
     return store.getItem("hf-name") || (shown ? shown.textContent : "") || "Someone";
   }
+  // Play again says who tapped it: the table's other phones are told "Ann started the next
+  // game". Listened for on the document: a scoreboard brought up to date has a new form.
+  document.addEventListener("submit", function (event) {
+    var again = event.target.closest && event.target.closest("form[data-play-again]");
+    if (again && again.elements.started_by) { again.elements.started_by.value = myName(); }
+  });
   // A line sent from this phone, remembered so that the phone can say when another phone's
   // later line for the same side took its place.
   function sentKey(deal, side) { return "hf-line:" + live.dataset.game + ":" + deal + ":" + side; }
@@ -152,6 +161,9 @@
   var version = live.dataset.version;
   var shownLines = live.dataset.lines;
   var lively = Date.now(); // the page loaded, or the game last changed
+  var finished = false;
+  var nextGame = null; // the table's next game, once someone tapped Play again
+  var refreshedFor = null; // the next game the page was last brought up to date for
   var news = "";
   var said = ""; // what the lines in say, as of the last answer
   var parts = [];
@@ -160,9 +172,29 @@
   var entering = [];
   var replaced = "";
 
-  function status(text) {
+  // The status line's words, and the next game's link after them when there is one.
+  function status(text, next) {
     var el = document.querySelector("[data-live-status]");
-    if (el && el.textContent !== text) { el.textContent = text; }
+    var said = text + (next ? next.started_by + " started the next game: " + next.url : "");
+    if (!el || el.dataset.said === said) { return; }
+    el.dataset.said = said;
+    el.textContent = text;
+    if (next) {
+      el.appendChild(document.createTextNode(next.started_by + " started the next game: "));
+      var open = document.createElement("a");
+      open.className = "button";
+      open.href = next.url;
+      open.textContent = "Open it";
+      el.appendChild(open);
+    }
+  }
+  // Each event (a deal saved or corrected) is told once on this phone, by its key: an answer
+  // read again after a lost signal, or a page loaded again, says nothing new.
+  var TOLD = "hf-told:" + live.dataset.game;
+  function tell(key, text) {
+    if (store.getItem(TOLD) === key) { return ""; }
+    store.setItem(TOLD, key);
+    return text;
   }
   function fresh() {
     var now = Date.now();
@@ -172,7 +204,7 @@
   function show() {
     clearTimeout(show.timer);
     var names = fresh().map(function (e) { return e.name + " is entering deal " + e.deal; });
-    status(news + (names.length ? names.join(". ") + ". " : "") + said);
+    status(news + (names.length ? names.join(". ") + ". " : "") + said, nextGame);
     if (entering.length) {
       var next = Math.min.apply(null, entering.map(function (e) { return e.until; }));
       show.timer = setTimeout(show, next - Date.now() + 20);
@@ -204,10 +236,14 @@
       return { name: e.name, deal: e.deal, until: now + 1000 * (e.fresh_for || 15) };
     });
     said = lines(state);
+    finished = !!state.finished;
+    nextGame = state.next_game || null;
   }
 
   function quick() {
-    return !!form || fresh().length > 0 || parts.length > 0 || Date.now() - lively < QUICK_FOR;
+    var since = Date.now() - lively;
+    return !!form || fresh().length > 0 || parts.length > 0 || since < QUICK_FOR ||
+      (finished && !nextGame && since < FINISHED_FOR);
   }
   function later() {
     clearTimeout(timer);
@@ -237,6 +273,12 @@
       .then(function (state) {
         if (!state) { return show(); }
         answered(state);
+        // The next game started on another phone: the scoreboard shows it in place of Play again.
+        var nextShown = !!document.querySelector("[data-next-game]");
+        if (nextGame && !nextShown && !form && state.version === version && refreshedFor !== nextGame.url) {
+          refreshedFor = nextGame.url;
+          return refreshPage(state);
+        }
         if (state.lines !== shownLines && !form && state.version === version) {
           shownLines = state.lines;
           return refreshPage(state);
@@ -244,13 +286,19 @@
         shownLines = state.lines;
         if (state.version !== version) {
           var before = Number(String(version).split(".")[0]);
-          news = state.deals > before ? "Deal " + state.deals + " saved. " : "A deal was corrected. ";
+          var event = state.news || {
+            key: "v" + state.version,
+            text: state.deals > before ? "Deal " + state.deals + " saved." : "A deal was corrected."
+          };
+          news = tell(event.key, event.text + " ");
           version = state.version;
           if (!form) { return refreshPage(state); }
           // Someone is typing here: never replace the form; say what happened instead.
           if (number && state.next_deal > Number(number.value)) {
-            news = "Deal " + state.deals + " was just saved on another phone. If yours is the " +
-              "same deal, check the scoreboard before saving. ";
+            var who = state.news && state.news.by ? state.news.by + " just saved deal " +
+              state.deals : "Deal " + state.deals + " was just saved";
+            news = who + " on another phone. If yours is the same deal, check the scoreboard " +
+              "before saving. ";
           }
         }
         show();

@@ -181,7 +181,10 @@ def test_live_answer_is_json_with_an_etag_and_no_cache(client):
         "entering",
         "parts",
         "lines",
+        "news",
+        "next_game",
     }
+    assert body["news"] is None and body["next_game"] is None
     assert body["game"] == game.id
     assert isinstance(body["version"], str) and body["version"]
     assert (body["deals"], body["next_deal"], body["finished"], body["entering"]) == (

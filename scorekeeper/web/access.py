@@ -18,6 +18,7 @@ from ..models import Club, Game
 
 TABLES = "tables"  # session key: {club slug: table code}
 GAMES = "games"  # session key: the secrets of the games this phone started or opened
+SIDES = "sides"  # session key: [[game secret, side this phone last sent a line for]]
 # The newest games a phone keeps in its list: the session is a cookie, and a cookie is small.
 MY_GAMES_KEPT = 50
 RULES = "rules"  # session key: [{"name", "link"}], a casual table's own rules, newest first
@@ -45,10 +46,12 @@ __all__ = [
     "forget_rules",
     "known_clubs",
     "my_games",
+    "my_side",
     "my_rules",
     "open_game_link",
     "remember_game",
     "remember_rules",
+    "remember_side",
     "may_correct",
     "organiser",
     "refuse",
@@ -157,9 +160,41 @@ def my_games() -> list[Game]:
     return shown
 
 
+def remember_side(game: Game, side: int) -> None:
+    """Note the side this phone sent a line for: the deal form shows that side first."""
+    kept = _sides()
+    if kept[:1] == [[game.secret, side]]:
+        return  # already at the top: the session cookie stays as it is
+    # A list, newest first: a session's JSON sorts a dict's keys, and would lose which is newest.
+    kept = [k for k in kept if k[0] != game.secret]
+    session[SIDES] = [[game.secret, side], *kept][:MY_GAMES_KEPT]
+    session.permanent = True
+
+
+def my_side(game: Game) -> int | None:
+    """The side this phone last sent a line for in this game, if any."""
+    side = next((side for secret, side in _sides() if secret == game.secret), None)
+    return side if side is not None and 0 <= side < len(game.sides) else None
+
+
+def _sides() -> list[list]:
+    """The sides this phone sent lines for, as [secret, side], newest first (malformed dropped)."""
+    kept = session.get(SIDES, [])
+    return [
+        k
+        for k in (kept if isinstance(kept, list) else [])
+        if isinstance(k, list)
+        and len(k) == 2
+        and isinstance(k[0], str)
+        and isinstance(k[1], int)
+        and not isinstance(k[1], bool)
+    ]
+
+
 def forget_my_games() -> None:
     """Forget this phone's games, rules and clubs' table links (an organiser stays signed in)."""
     session.pop(GAMES, None)
+    session.pop(SIDES, None)
     session.pop(TABLES, None)
     session.pop(RULES, None)
 

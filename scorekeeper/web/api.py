@@ -516,6 +516,16 @@ def game_state(game: Game, progress: Progress | None = None, deals_from: int = 1
         "next": following,
         # Each side's own line of the next deal, as sent so far (none once no deal can be added).
         "parts": _lines_in(game, progress, full),
+        # The table's next game (Play again): whoever reads this game holds its link already.
+        "next_game": (
+            {
+                "id": game.next_game.id,
+                "url": links.path_of(game.next_game),
+                "started_by": game.next_started_by or "Someone",
+            }
+            if game.next_game is not None
+            else None
+        ),
     }
 
 

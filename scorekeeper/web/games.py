@@ -8,10 +8,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user
 
 from .. import access, clubs, deals, games, parts
 from .. import rules as engine
 from ..models import Club, Deal, Game
+from ..names import phone_name
 from ..rules import DealRefused, Refusal
 from ..rules.game import deal_limit_reached
 from .access import (
@@ -19,6 +21,7 @@ from .access import (
     forget_rules,
     game_or_404,
     my_rules,
+    my_side,
     refuse,
     remember_game,
     remember_rules,
@@ -244,21 +247,31 @@ def first_dealer(game_id: int):
 
 @bp.post("/t/<secret>/play-again")
 def play_again(game_id: int):
-    """A finished game's table starts the next game: same sides, rules and decks, one tap."""
+    """A finished game's table starts the next game (one for the table): same sides, one tap."""
     game = game_or_404(game_id)
     # As starting a club game: the club's table link; a casual game, its own link.
     level = require_game(game, Level.TABLE)
     if not ActionForm().validate_on_submit():
         return redirect(url_for(".scoreboard", secret=game.secret))
     try:
-        again = games.play_again(game)
+        outcome = games.play_again(game, phone_name(request.form.get("started_by"), _signed_in()))
     except games.GameRefused as exc:
         messages = [r.message for r in exc.refusals]
         return _scoreboard_page(game, level, messages, 409)
+    again = outcome.game
     remember_game(again)
-    dealer = games.dealer_of(again, 1).player
-    flash(f"New game started: {' v '.join(s.name for s in again.sides)}. {dealer} deals first.")
+    sides = " v ".join(s.name for s in again.sides)
+    if outcome.started_here:
+        dealer = games.dealer_of(again, 1).player
+        flash(f"New game started: {sides}. {dealer} deals first.")
+    else:
+        flash(f"Opening the next game {outcome.started_by} started: {sides}.")
     return redirect(url_for(".scoreboard", secret=again.secret))
+
+
+def _signed_in() -> str:
+    """The name a phone goes by when it gave none: its organiser's, else "Someone"."""
+    return current_user.username if current_user.is_authenticated else "Someone"
 
 
 @bp.post("/t/<secret>/remember-rules")
@@ -325,7 +338,13 @@ def new_deal(game_id: int):
     if form.validate_on_submit():
         scores = _scores(form, game)
         outcome = deals.enter_deal(
-            game, level, scores, form.idempotency_key.data, opened_for, form.lines.data or None
+            game,
+            level,
+            scores,
+            form.idempotency_key.data,
+            opened_for,
+            form.lines.data or None,
+            sent_by=phone_name(request.form.get("sent_by"), _signed_in()),
         )
         match outcome:
             case deals.Refused(refusals):
@@ -451,7 +470,8 @@ def edit_deal(game_id: int, number: int):
         form.version.data = str(deal.version)
     elif form.validate_on_submit():
         scores = _scores(form, game)
-        outcome = deals.correct_deal(game, level, number, scores, _version(form))
+        name = phone_name(request.form.get("sent_by"), _signed_in())
+        outcome = deals.correct_deal(game, level, number, scores, _version(form), name)
         match outcome:
             case deals.Saved():
                 flash(f"Deal {number} corrected; later totals recomputed.")
@@ -577,5 +597,6 @@ def _deal_page(
         problems=problems,
         correcting=correcting,
         field_name=field_name,
+        own=my_side(game),
         **shown,
     ), status

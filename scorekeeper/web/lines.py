@@ -14,7 +14,7 @@ from ..models import Game
 from ..names import cleaned
 from ..rules.game import deal_limit_reached
 from ..rules.terms import MAX_DEVICE_NAME
-from .access import game_or_404, refuse, require_game, table_level
+from .access import game_or_404, refuse, remember_side, require_game, table_level
 from .forms import DealForm, deal_form, entries_data, field_name, fill
 from .games import place
 
@@ -90,6 +90,7 @@ def _sent(game: Game, side: int, outcome: parts.Outcome):
     name = game.sides[side].name
     match outcome:
         case parts.LineKept(number, lines):
+            remember_side(game, side)
             waiting = [line.name for line in lines if not line.is_in]
             flash(
                 f"{name}'s line for deal {number} is in. Waiting for "
@@ -97,6 +98,7 @@ def _sent(game: Game, side: int, outcome: parts.Outcome):
             )
             return redirect(board + "#lines")
         case deals.Saved(deal) | deals.AlreadySaved(deal):
+            remember_side(game, side)
             flash(f"{name}'s line was the last one in: deal {deal.number} saved.")
             return redirect(board + "#totals")
         case deals.Ended():

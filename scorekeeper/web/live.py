@@ -15,13 +15,13 @@ from flask import (
     render_template,
     request,
     send_file,
+    url_for,
 )
 
 from .. import live
 from ..db import db
 from ..models import Club
-from ..names import cleaned
-from ..rules.terms import MAX_DEVICE_NAME
+from ..names import phone_name
 from .access import Level, require_table
 
 bp = Blueprint("live", __name__)
@@ -58,7 +58,8 @@ def game(game_id: int):
         abort(404)
     if state.entering:
         etag += "e"
-    body = json.dumps(state.as_json(), separators=(",", ":"))
+    answer = state.as_json(lambda secret: url_for("games.scoreboard", secret=secret))
+    body = json.dumps(answer, separators=(",", ":"))
     return _live_answer(current_app.response_class(body, mimetype="application/json"), etag)
 
 
@@ -84,7 +85,7 @@ def entering(game_id: int):
         live.stop_entering(game_id, device)
     else:
         # Shown to every phone at the table: no control, invisible or right-to-left characters.
-        name = cleaned(request.form.get("name", ""))[:MAX_DEVICE_NAME].rstrip() or "Someone"
+        name = phone_name(request.form.get("name"))
         if not live.say_entering(game_id, device, name, int(deal)):
             # Refused out loud rather than ignored: a script learns it gains nothing, and a real
             # phone (static/app.js says so every 5 s) is listed once another stops.

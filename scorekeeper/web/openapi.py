@@ -377,6 +377,7 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
             "saved_rules",
             "rules_name",
             "parts",
+            "next_game",
         ],
         "properties": {
             "id": {"type": "integer"},
@@ -472,6 +473,12 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                 "description": "Each side's own line of the next deal, one per side in the "
                 "game's order, in or not yet (PUT /api/v1/games/{game_id}/deals/next/parts/"
                 "{side}); empty when no deal can be entered (next_deal null)",
+            },
+            "next_game": {
+                "anyOf": [_ref("NextGame"), {"type": "null"}],
+                "description": "The game this table played next (Play again on the finished "
+                "game's scoreboard): one per finished game, whichever phone started it; null "
+                "until then",
             },
             "deals_from": {"type": "integer", "description": "The number of the first deal listed"},
             "next": {
@@ -1081,6 +1088,23 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                     },
                 },
                 "GameSetup": game_setup,
+                "NextGame": {
+                    "type": "object",
+                    "required": ["id", "url", "started_by"],
+                    "properties": {
+                        "id": {"type": "integer"},
+                        "url": {
+                            "type": "string",
+                            "description": "The next game's private link, as a path (its "
+                            "secret is its X-Game-Key)",
+                        },
+                        "started_by": {
+                            "type": "string",
+                            "description": "The name of the phone that started it, as the "
+                            "table sees it",
+                        },
+                    },
+                },
                 "SavedRulesLink": {
                     "type": "object",
                     "required": ["id", "name"],
