@@ -138,6 +138,8 @@ def test_a_deal_saved_on_one_phone_shows_on_the_other(phone, browser, app):
         totals = watcher.locator("#totals")
         expect(totals).to_contain_text("3,680", timeout=IN_STEP_MS)
         expect(totals).to_contain_text("130")
+        # Who saved it, told once (the status line names the phone that saved it).
+        expect(watcher.get_by_role("status").filter(has_text="Ann saved deal 1.")).to_be_visible()
         expect(watcher.get_by_text("Ann is entering deal 1.")).to_be_hidden()
         expect(watcher.get_by_role("link", name="Enter deal 2")).to_be_visible()
 
@@ -147,7 +149,9 @@ def test_a_deal_saved_on_one_phone_shows_on_the_other(phone, browser, app):
         scorer.get_by_role("button", name="Save correction").tap()
         expect(scorer.get_by_text("Deal 1 corrected")).to_be_visible()
         expect(totals).to_contain_text("230", timeout=IN_STEP_MS)
-        news = watcher.get_by_role("status").filter(has_text="A deal was corrected.")
+        # Which deal, who, and each side's deal total that changed (a true minus, commas).
+        said = "Ann corrected deal 1: Cat & Dan +130 → +230."
+        news = watcher.get_by_role("status").filter(has_text=said)
         expect(news).to_be_visible()
         watcher.screenshot(path=os.path.join(ARTIFACTS, f"{scorer.device}-live-watcher.png"))
         assert deals_saved(app, game) == 1
