@@ -290,7 +290,8 @@
             key: "v" + state.version,
             text: state.deals > before ? "Deal " + state.deals + " saved." : "A deal was corrected."
           };
-          news = tell(event.key, event.text + " ");
+          // An event told already (an answer read again, a page loaded again) is not news.
+          news = tell(event.key, event.text + " ") || news;
           version = state.version;
           if (!form) { return refreshPage(state); }
           // Someone is typing here: never replace the form; say what happened instead.
