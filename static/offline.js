@@ -31,7 +31,8 @@
   // Only a hint to try now: whether a request gets through is what counts.
   window.addEventListener("online", function () { hf.tell({ type: "flush" }); });
   // A scoreboard brought up to date in place (live.js).
-  document.addEventListener("hf:page", function () { showOutbox(); keepForNoSignal(); });
+  // What the server states is asked anew there: its deals have changed.
+  document.addEventListener("hf:page", function () { stated = null; showOutbox(); keepForNoSignal(); });
 
   // A game's scoreboard, deal form and rule card are kept on the phone for no signal; a page
   // shown with signal has them fetched anew, so the kept form is for the next deal. So is the
@@ -97,9 +98,133 @@
     });
     box.hidden = waiting.length === 0;
     renumber();
+    provisionally();
+    document.dispatchEvent(new CustomEvent("hf:waiting"));
     if (waiting.some(function (item) { return item.state === "waiting"; })) {
       clearTimeout(showOutbox.retry);
       showOutbox.retry = setTimeout(function () { hf.tell({ type: "flush" }); }, 5000);
+    }
+  }
+
+  // The deals (and corrections) of this game waiting on this phone to be sent, oldest first: the
+  // phone's scorer counts them (scorer.js withWaiting).
+  hf.waiting = function () {
+    return mine().filter(function (item) { return item.state === "waiting" && !LINE.test(item.url); });
+  };
+
+  // --- The scoreboard counts the deals waiting to send: each a row marked so, and the totals,
+  // the opening minimums, who deals and the next deal's number as they will be once they are
+  // sent (provisional). The server's figures replace them when it has the deals. ---
+  var stated = null;
+  var asking = false;
+  var shown = {}; // a new deal's key -> its number and each side's deal total, as shown waiting
+  function board() { return !form && document.getElementById("totals"); }
+  function saying(text) {
+    var status = document.querySelector("[data-live-status]");
+    if (status) { status.textContent = text; }
+  }
+  function keep(node) {
+    if (node && !("saved" in node.dataset)) { node.dataset.saved = node.innerHTML; }
+    return node;
+  }
+  function restore() {
+    document.querySelectorAll("[data-waiting]").forEach(function (node) { node.remove(); });
+    document.querySelectorAll("[data-saved]").forEach(function (node) {
+      node.innerHTML = node.dataset.saved;
+      delete node.dataset.saved;
+    });
+  }
+  function withScorer() {
+    if (asking) { return; }
+    asking = true;
+    hf.load("scorer.js?v=");
+    new Promise(function (resolve) {
+      if (window.hfScorer) { resolve(); } else { document.addEventListener("hf:scorer", resolve); }
+    }).then(function () { return window.hfScorer.ask(live().dataset.game); })
+      .then(function (found) { stated = found; provisionally(); })
+      .catch(function () { /* nothing kept to score with: the deals are listed as waiting */ })
+      .then(function () { asking = false; });
+  }
+  function provisionally() {
+    if (!board()) { return; }
+    restore();
+    var waiting = hf.waiting();
+    if (!waiting.length && !Object.keys(shown).length) { return; }
+    if (!stated || !window.hfScorer) { return withScorer(); }
+    var S = window.hfScorer;
+    var game = S.withWaiting(stated, waiting);
+    if (!waiting.length) { return compare(S.play(stated, S.saved(stated), null, false)); }
+    var p = game.progress;
+    var sides = document.querySelectorAll("#totals li.side");
+    var note = document.createElement("p");
+    note.className = "hint";
+    note.dataset.waiting = "";
+    note.textContent = "With the deals waiting to send on this phone (provisional until they are sent):";
+    var totals = document.getElementById("totals");
+    totals.insertBefore(note, totals.querySelector(".sides"));
+    sides.forEach(function (side, i) {
+      var total = keep(side.querySelector(".total"));
+      total.lastChild.textContent = S.figure(p.totals[i]);
+      var minimum = keep(side.querySelector(".minimum"));
+      if (minimum) { minimum.hidden = p.finished; minimum.querySelector("b").textContent = p.minimums[i]; }
+    });
+    var next = p.deals.length + 1;
+    var dealer = keep(document.querySelector("p.dealer"));
+    if (dealer) { dealer.textContent = "Deal " + next + ": " + S.dealer(stated, next) + " deals"; }
+    var enter = keep(document.querySelector("a[href$='/deals/new']"));
+    if (enter) { enter.textContent = "Enter deal " + next; }
+    if (p.finished) {
+      var names = p.winners.map(function (i) { return stated.game.sides[i].name; }).join(" and ");
+      note.textContent += " the game is over, won by " + names + " with " + S.figure(p.totals[p.winners[0]]) + ".";
+    }
+    var list = document.getElementById("deals-h").parentNode;
+    var none = keep(list.querySelector("p.quiet"));
+    if (none) { none.textContent = ""; }
+    game.rows.forEach(function (row) {
+      var item = document.createElement("p");
+      item.className = "deal waiting";
+      item.dataset.waiting = "";
+      var head = document.createElement("span");
+      head.className = "deal-no";
+      head.textContent = (row.number <= stated.game.deals.length ? "Correction of deal " : "Deal ") +
+        row.number + " · waiting to send";
+      item.appendChild(head);
+      if (row.counted) {
+        var result = p.deals[row.number - 1];
+        if (row.number > stated.game.deals.length) {
+          shown[row.key] = { number: row.number, totals: result.scores.map(function (score) { return score.total; }) };
+        }
+        stated.game.sides.forEach(function (side, i) {
+          var figures = document.createElement("span");
+          figures.className = "deal-side";
+          figures.textContent = side.name + " " + S.signed(result.scores[i].total) + " → " + S.figure(result.totals[i]);
+          item.appendChild(document.createTextNode(" "));
+          item.appendChild(figures);
+        });
+      } else {
+        item.appendChild(document.createTextNode(": not counted, this phone finds: " +
+          row.refusals.map(function (r) { return r.message; }).join(" ")));
+      }
+      list.appendChild(item);
+    });
+  }
+  // Sent: the server's figures are on the page now. Where they differ from what this phone
+  // showed while the deal waited, the server's stand, and the phone says so.
+  function compare(progress) {
+    var differ = [];
+    Object.keys(shown).forEach(function (key) {
+      var was = shown[key];
+      var result = progress.deals[was.number - 1];
+      if (items.some(function (item) { return item.key === key; })) { delete shown[key]; return; }
+      if (!result) { return; } // sent, but not on this page yet: compared once it is
+      delete shown[key];
+      if (result.scores.some(function (score, i) { return score.total !== was.totals[i]; })) {
+        differ.push(was.number);
+      }
+    });
+    if (differ.length) {
+      saying("The server's figures for deal " + differ.join(", ") + " differ from this phone's; the " +
+        "server's are shown.");
     }
   }
 

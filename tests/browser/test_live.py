@@ -96,7 +96,7 @@ def game_opened_with_signal(page) -> str:
     serve_worker(page)
     page.goto(f"{page.base}{game}")
     serve_worker(page)
-    for path in (game, f"{game}/deals/new", f"{game}/rules"):
+    for path in (game, f"{game}/deals/new", f"{game}/rules", f"{game}/scorer"):
         kept_on_phone(page, path)
     return game
 
@@ -176,16 +176,33 @@ def test_a_deal_entered_with_no_signal_arrives_once(phone, app):
     waiting = page.locator("[data-outbox]")
     expect(waiting).to_contain_text("Deal 1, entered at")
     expect(waiting).to_contain_text("waiting to send")
+    # The deal waiting counts (issue 25): its row, marked so, with provisional totals, the next
+    # opening minimum, who deals next and the next deal's number, all worked out on the phone.
+    row = page.locator("p.deal.waiting")
+    expect(row).to_contain_text("Deal 1 · waiting to send")
+    expect(row).to_contain_text("Ann & Bob +3,680 → 3,680")
+    expect(row).to_contain_text("Cat & Dan +130 → 130")
+    totals = page.locator("#totals")
+    expect(totals).to_contain_text("provisional")
+    expect(totals.locator(".total").first).to_have_text("Total 3,680")
+    expect(totals.locator(".minimum").first).to_have_text("needs 90 to open")
+    expect(page.locator("p.dealer")).to_have_text("Deal 2: Cat deals")
+    expect(page.get_by_role("link", name="Enter deal 2")).to_be_visible()
     page.screenshot(path=os.path.join(ARTIFACTS, f"{page.device}-waiting-to-send.png"))
     check_axe(page)
     assert deals_saved(app, game) == 0
 
-    # A second deal entered on the kept form is deal 2, with its own key.
-    page.get_by_role("link", name="Enter deal 1").tap()
+    # A second deal entered on the kept form is deal 2, with its own key, and the phone scores it
+    # on top of the first: deal 2's minimum is 90.
+    page.get_by_role("link", name="Enter deal 2").tap()
+    expect(page.locator("#breakdown")).to_be_attached()
     expect(page.get_by_role("heading", name="Enter deal 2")).to_be_visible()
     enter_deal(page, ("300", "300"), went_out=1)
+    expect(page.locator("#breakdown")).to_contain_text("(needed 90 to open)")
     page.get_by_role("button", name="Save deal 2").tap()
     expect(waiting).to_contain_text("Deal 2, entered at")
+    expect(page.locator("p.deal.waiting")).to_have_count(2)
+    expect(page.locator("p.dealer")).to_have_text("Deal 3: Bob deals")
 
     # With signal back, the page's next live poll gets through and sends what waits.
     signal_back(page.context)
@@ -194,6 +211,11 @@ def test_a_deal_entered_with_no_signal_arrives_once(phone, app):
     # 3,680 + 300 and 130 + 3,500 (Cat & Dan's books, going out and melded).
     expect(page.locator("#totals")).to_contain_text("3,980", timeout=IN_STEP_MS)
     expect(page.locator("#totals")).to_contain_text("3,630")
+    # The server's figures in place of the phone's: nothing waits, nothing is provisional, and
+    # they agreed, so nothing is said about a difference.
+    expect(page.locator("p.deal.waiting")).to_have_count(0)
+    expect(page.locator("#totals")).not_to_contain_text("provisional")
+    expect(page.get_by_text("differ from this phone's")).to_have_count(0)
     assert deals_saved(app, game) == 2
 
     # Sending again (another reload, another flush) records nothing more.
