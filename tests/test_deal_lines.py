@@ -82,10 +82,10 @@ def test_a_sides_line_page_asks_for_that_side_only(client, game):
     answer = client.get(f"{link(client, game)}/deals/next/1")
     page = answer.get_data(as_text=True)
     assert answer.status_code == 200
-    assert "South's line, deal 1" in text(answer)
+    assert "Line for South, deal 1" in text(answer)
     assert 'name="s1-melded_points"' in page and 'name="s0-melded_points"' not in page
     assert re.search(r'<input type="checkbox" name="went_out" value="1"', page)
-    assert "Send South&#39;s line" in page or "Send South's line" in page
+    assert "Send this line" in page
 
 
 def test_a_side_the_game_does_not_have_is_404(client, game):
@@ -103,7 +103,7 @@ def test_the_first_line_is_kept_and_the_table_sees_it_in(client, game):
     assert (row.sent_by, row.device, row.version) == ("Ann", ANNS_PHONE, 1)
     assert saved_deals(client) == []
     board = text(client.get(link(client, game)))
-    assert "North's line for deal 1 is in. Waiting for South" in board
+    assert "Deal 1: the line for North is in. Waiting for South" in board
     assert "North: in, from Ann" in board and "South: counting" in board
     assert "+3,620" in board  # the running breakdown of the line in
     assert "+655" not in board
@@ -125,7 +125,7 @@ def test_the_last_line_saves_the_deal_once_with_both_lines(client, game):
     assert saved_deals(client) == [(1, [NORTH_ENTRY, SOUTH_ENTRY], [3620, 655])]
     assert rows(client) == []
     board = text(client.get(link(client, game)))
-    assert "South's line was the last one in: deal 1 saved." in board
+    assert "The line for South was the last one in: deal 1 saved." in board
     assert "Enter deal 2" in board
     # The next deal's lines start afresh.
     assert send(client, game, 1, SOUTH, number="2").status_code == 302
@@ -185,7 +185,7 @@ def test_a_line_for_a_deal_saved_meanwhile_is_shown_with_its_figures(client, gam
     assert "North +3,620 → 3,620" in page
     shown = values(answer)
     assert shown["s1-melded_points"] == "250" and shown["number"] == "2"
-    assert "South's line, deal 2" in page
+    assert "Line for South, deal 2" in page
     assert rows(client) == [] and len(saved_deals(client)) == 1
 
 

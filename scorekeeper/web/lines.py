@@ -93,13 +93,13 @@ def _sent(game: Game, side: int, outcome: parts.Outcome):
             remember_side(game, side)
             waiting = [line.name for line in lines if not line.is_in]
             flash(
-                f"{name}'s line for deal {number} is in. Waiting for "
+                f"Deal {number}: the line for {name} is in. Waiting for "
                 f"{' and '.join(waiting)}; you can still change it."
             )
             return redirect(board + "#lines")
         case deals.Saved(deal) | deals.AlreadySaved(deal):
             remember_side(game, side)
-            flash(f"{name}'s line was the last one in: deal {deal.number} saved.")
+            flash(f"The line for {name} was the last one in: deal {deal.number} saved.")
             return redirect(board + "#totals")
         case deals.Ended():
             flash("This game is over: no more deals can be entered.", "error")

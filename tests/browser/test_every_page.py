@@ -339,7 +339,7 @@ def line_refused_with_another(page: Page, world: World) -> None:
     page.get_by_label("Cat & Dan went out").check()
     page.get_by_label("Melded card points").fill("240")
     count_from_here(page)
-    page.get_by_role("button", name="Send Cat & Dan's line").click()
+    page.get_by_role("button", name="Send this line").click()
     expect(page.locator("#went_out-error")).to_contain_text("Only one side can go out")
     page.wait_for_load_state("networkidle")
 
@@ -350,7 +350,7 @@ def line_refused(page: Page, world: World) -> None:
     page.get_by_label("Melded card points").fill("240")
     page.get_by_label("Card points left in hands and feet").fill("1x")
     count_from_here(page)
-    page.get_by_role("button", name="Send Cat & Dan's line").click()
+    page.get_by_role("button", name="Send this line").click()
     expect(page.locator(".problems")).to_contain_text("not '1x'")
     page.wait_for_load_state("networkidle")
 
@@ -362,7 +362,7 @@ def line_saved_meanwhile(page: Page, world: World, app) -> None:
         save_deal(games.get_game(world.empty_id), [won(CLASSIC_OUT, 500), caught(130, 30)])
     page.get_by_label("Melded card points").fill("520")
     count_from_here(page)
-    page.get_by_role("button", name="Send Ann & Bob's line").click()
+    page.get_by_role("button", name="Send this line").click()
     expect(page.get_by_role("heading", name="Deal 1 was saved meanwhile")).to_be_visible()
     page.wait_for_load_state("networkidle")
 
@@ -376,7 +376,7 @@ def later_line_stands(page: Page, world: World) -> None:
         "document.querySelector('input[name=entered_at]').value = String(Date.now() - 60000)"
     )
     count_from_here(page)
-    page.get_by_role("button", name="Send Ann & Bob's line").click()
+    page.get_by_role("button", name="Send this line").click()
     expect(page.get_by_role("heading", name="Ann sent a later line for Ann & Bob")).to_be_visible()
     page.wait_for_load_state("networkidle")
 

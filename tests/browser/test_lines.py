@@ -87,7 +87,7 @@ def test_two_sides_enter_their_own_lines_at_once_and_a_third_phone_watches(phone
         for page, side, name in ((ann, "Ann & Bob", "Ann"), (cat, "Cat & Dan", "Cat")):
             page.goto(f"{ann.base}{game}")
             page.get_by_role("link", name=f"Enter for {side}").tap()
-            expect(page.locator("h1")).to_have_text(f"{side}'s line, deal 1")
+            expect(page.locator("h1")).to_have_text(f"Line for {side}, deal 1")
             call_me(page, name)
         check_axe(ann)
 
@@ -103,9 +103,9 @@ def test_two_sides_enter_their_own_lines_at_once_and_a_third_phone_watches(phone
         # Only the side's own breakdown: the other side's line is on the other phone.
         expect(ann.locator("#breakdown")).not_to_contain_text("Cat & Dan")
 
-        ann_user.tap(ann.get_by_role("button", name="Send Ann & Bob's line"), "send")
+        ann_user.tap(ann.get_by_role("button", name="Send this line"), "send")
         sent = time.monotonic()
-        expect(ann.get_by_text("Ann & Bob's line for deal 1 is in.")).to_be_visible()
+        expect(ann.get_by_text("Deal 1: the line for Ann & Bob is in.")).to_be_visible()
         state = watcher.get_by_role("status").filter(has_text="Ann & Bob: in · Cat & Dan: counting")
         expect(state).to_be_visible(timeout=IN_STEP_MS)
         seen = time.monotonic() - sent
@@ -120,10 +120,10 @@ def test_two_sides_enter_their_own_lines_at_once_and_a_third_phone_watches(phone
         expect(cat.locator("#s1-leftover_points")).to_have_value("85")
         check_axe(watcher)
 
-        cat_user.tap(cat.get_by_role("button", name="Send Cat & Dan's line"), "send")
+        cat_user.tap(cat.get_by_role("button", name="Send this line"), "send")
         sent = time.monotonic()
         expect(
-            cat.get_by_text("Cat & Dan's line was the last one in: deal 1 saved.")
+            cat.get_by_text("The line for Cat & Dan was the last one in: deal 1 saved.")
         ).to_be_visible()
         totals = watcher.locator("#totals")
         expect(totals).to_contain_text("3,620", timeout=IN_STEP_MS)
@@ -166,13 +166,13 @@ def test_a_line_refused_with_the_other_sides_goes_back_to_its_phone(phone, brows
         ann.goto(f"{ann.base}{game}/deals/next/0")
         ann.get_by_label("Ann & Bob went out").check()
         ann.get_by_label("Melded card points").fill("320")
-        ann.get_by_role("button", name="Send Ann & Bob's line").tap()
-        expect(ann.get_by_text("Ann & Bob's line for deal 1 is in.")).to_be_visible()
+        ann.get_by_role("button", name="Send this line").tap()
+        expect(ann.get_by_text("Deal 1: the line for Ann & Bob is in.")).to_be_visible()
 
         cat.goto(f"{ann.base}{game}/deals/next/1")
         cat.get_by_label("Cat & Dan went out").check()
         cat.get_by_label("Melded card points").fill("240")
-        cat.get_by_role("button", name="Send Cat & Dan's line").tap()
+        cat.get_by_role("button", name="Send this line").tap()
         problem = "Only one side can go out; Ann & Bob and Cat & Dan both did."
         expect(cat.locator("#problems")).to_contain_text(problem)
         expect(cat.locator("#went_out-error")).to_have_text(problem)
@@ -189,7 +189,7 @@ def test_a_line_refused_with_the_other_sides_goes_back_to_its_phone(phone, brows
         for kind, count in (("clean", "1"), ("dirty", ""), ("wild", "")):
             cat.fill(f"#s1-books-{kind}", count)
         cat.get_by_label("Card points left in hands and feet").fill("85")
-        cat.get_by_role("button", name="Send Cat & Dan's line").tap()
+        cat.get_by_role("button", name="Send this line").tap()
         expect(cat.get_by_text("deal 1 saved.")).to_be_visible()
         assert [total for _, _, total in lines_of_the_deal(app)] == [3520, 655]
     finally:
@@ -203,12 +203,12 @@ def test_a_line_entered_with_no_signal_is_sent_once_when_it_returns(phone, app):
     serve_worker(page)
     page.goto(f"{page.base}{game}/deals/next/1")
     serve_worker(page)
-    expect(page.locator("h1")).to_have_text("Cat & Dan's line, deal 1")
+    expect(page.locator("h1")).to_have_text("Line for Cat & Dan, deal 1")
 
     no_signal(page.context)
     page.get_by_role("button", name="One more: clean books").tap()
     page.get_by_label("Melded card points").fill("240")
-    page.get_by_role("button", name="Send Cat & Dan's line").tap()
+    page.get_by_role("button", name="Send this line").tap()
     # Kept on the phone: the kept scoreboard lists it as waiting.
     waiting = page.locator("[data-outbox-list]")
     expect(waiting).to_contain_text("Cat & Dan's line for deal 1")
@@ -235,7 +235,7 @@ def test_marking_who_went_out_fills_in_the_books_and_takes_them_back(phone):
     page = phone
     start_game(page)
     page.goto(f"{page.base}{game_link(page)}/deals/new")
-    expect(page.get_by_text("Marking a side as going out fills in the books")).to_be_visible()
+    expect(page.get_by_text("Marking a side as going out fills in its books")).to_be_visible()
     page.fill("#s0-books-clean", "3")  # three clean books typed before: more than needed
 
     def books(side: int) -> list[str]:
@@ -262,8 +262,8 @@ def test_a_phone_whose_line_another_replaced_is_told(phone, browser, app):
             page.goto(f"{ann.base}{game}/deals/next/0")
             call_me(page, name)
             page.get_by_label("Melded card points").fill(melded)
-            page.get_by_role("button", name="Send Ann & Bob's line").tap()
-            expect(page.get_by_text("Ann & Bob's line for deal 1 is in.")).to_be_visible()
+            page.get_by_role("button", name="Send this line").tap()
+            expect(page.get_by_text("Deal 1: the line for Ann & Bob is in.")).to_be_visible()
         told = ann.get_by_role("status").filter(has_text="Bob sent a later line for Ann & Bob")
         expect(told).to_be_visible(timeout=IN_STEP_MS)
         expect(told).to_contain_text("theirs is kept")
