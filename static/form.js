@@ -80,7 +80,8 @@
     fetch(form.dataset.preview, { method: "POST", body: new FormData(form), credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
       .then(function (html) {
-        if (mine !== asked) { return; }
+        // Only the last asked; and once the phone scores, only to check its figures.
+        if (mine !== asked || (!check && hf.scoring)) { return; }
         if (check) { check(html); } else { target.innerHTML = html; }
       })
       .catch(function () { /* no signal, or refused: the saved figure is checked on submit */ });

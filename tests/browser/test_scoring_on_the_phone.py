@@ -63,7 +63,10 @@ def open_deal_form(page) -> None:
     start_game(page)
     page.get_by_role("link", name="Enter deal 1").click()
     expect(page.locator("h1")).to_have_text("Enter deal 1")
-    page.wait_for_function("window.hfScorer !== undefined")
+    for _ in range(100):  # the scorer loads, and asks what the server states, after the paint
+        if page.evaluate("!!window.hf.scoring"):
+            break
+        page.wait_for_timeout(50)
     # The scorer has what the server states once a figure typed is scored without asking.
     page.locator("#s1-melded_points").fill("5")
     expect(page.locator("#breakdown")).to_contain_text("5 melded")
@@ -78,8 +81,12 @@ def keystroke_to_breakdown(page, key_field: str, keys: str, shown: str) -> float
         page.keyboard.press(key)
     page.evaluate(WATCH, shown)
     page.keyboard.press(keys[-1])
-    page.wait_for_function("window.__shown !== null", timeout=5_000)
-    return page.evaluate("window.__shown")
+    for _ in range(100):
+        took = page.evaluate("window.__shown")
+        if took is not None:
+            return took
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the breakdown never showed {shown!r}")
 
 
 @pytest.mark.parametrize("link", ["fast", "slow", "no-signal"])
@@ -155,3 +162,27 @@ def test_a_figure_the_phone_can_judge_is_refused_as_it_is_typed_with_no_signal(s
     )
     check_axe(page)
     assert game_link(page)
+
+
+def test_where_the_phone_and_the_server_differ_the_servers_figures_stand(browser, live_server):
+    """A phone told other rules than the game's (here: going out worth 999) works out other
+    figures; the server's breakdown replaces them once typing pauses, and the phone says so."""
+    # No worker: its requests would pass the route below by.
+    page = open_phone(browser, "small-375x667", live_server, service_workers="block")
+
+    def other_rules(route) -> None:
+        stated = route.fetch().json()
+        stated["rules"]["going_out_bonus"] = 999
+        route.fulfill(json=stated)
+
+    page.context.route("**/scorer", other_rules)
+    open_deal_form(page)
+    page.get_by_label("Ann & Bob", exact=True).check()
+    page.locator("#s0-melded_points").fill("320")
+    note = page.locator("#breakdown [data-differs]")
+    expect(note).to_contain_text("the server's are shown, and they are what is saved")
+    # The figures shown are the server's: 100 for going out under the classic rules.
+    expect(page.locator("#breakdown")).to_contain_text("+3,520")
+    expect(page.locator("#breakdown")).not_to_contain_text("999")
+    check_axe(page)
+    page.context.close()
