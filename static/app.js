@@ -53,21 +53,8 @@
     f.addEventListener("submit", function () {
       var button = f.querySelector("button[type=submit]");
       if (button) { setTimeout(function () { button.disabled = true; }, 0); }
-      if (f.matches("form[data-preview]:not([data-line])")) { signed(f); }
     });
   });
-  // A deal or a correction says who saved it (the phone's name, "Other phones see you as",
-  // kept by live.js): the table's other phones are told "Ann corrected deal 1: ...".
-  function signed(f) {
-    var name = f.elements.sent_by;
-    if (!name) {
-      name = document.createElement("input");
-      name.type = "hidden";
-      name.name = "sent_by";
-      f.appendChild(name);
-    }
-    try { name.value = localStorage.getItem("hf-name") || ""; } catch (e) { /* no storage */ }
-  }
   // Coming back with the back button shows the page as it was left: save works again.
   window.addEventListener("pageshow", function () {
     document.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = false; });

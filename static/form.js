@@ -74,6 +74,17 @@
   if (!form || !target) { return; }
   var timer = null;
   var asked = 0;
+  // A deal or a correction says who saved it (the phone's name, "Other phones see you as",
+  // kept by live.js): the table's other phones are told "Ann corrected deal 1: ...". A side's
+  // own line names its sender itself (live.js).
+  if (!form.dataset.line) {
+    form.addEventListener("submit", function () {
+      var name = form.elements.sent_by ||
+        form.appendChild(Object.assign(document.createElement("input"), { type: "hidden", name: "sent_by" }));
+      // (A phone with no storage to read sends no name.)
+      try { name.value = localStorage.getItem("hf-name") || ""; } catch (e) { return; }
+    });
+  }
   // The server's breakdown of the figures on the form: shown, or given to `check` (scorer.js).
   hf.preview = function (check) {
     var mine = ++asked;
@@ -84,7 +95,8 @@
         if (mine !== asked || (!check && hf.scoring)) { return; }
         if (check) { check(html); } else { target.innerHTML = html; }
       })
-      .catch(function () { /* no signal, or refused: the saved figure is checked on submit */ });
+      // No signal, or refused: the saved figure is checked on submit.
+      .catch(function () { return; });
   };
   function changed(event) {
     if (hf.scoring) { return; }
@@ -93,5 +105,14 @@
   }
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
-  hf.whenIdle(function () { hf.load("scorer.js?v="); }, 500);
+  // The phone's scorer: where the worker keeps it (every visit but a first), from the phone once
+  // the page has painted; on a first visit, once a figure is first touched, so that a page
+  // opened only to look loads nothing it does not use.
+  // A form opened with figures in it (a correction, a page come back to) is scored at once.
+  function scorer() { hf.load("scorer.js?v="); }
+  var typed = Array.prototype.some.call(form.elements, function (el) {
+    return (el.inputMode === "numeric" && el.value !== "") || (el.checked && el.value !== "");
+  });
+  if (typed || (navigator.serviceWorker && navigator.serviceWorker.controller)) { hf.whenIdle(scorer, 500); }
+  else { form.addEventListener("focusin", scorer, { once: true }); }
 })();

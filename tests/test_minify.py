@@ -20,7 +20,10 @@ STATIC = Path(__file__).parent.parent / "static"
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 SCRIPTS = sorted(p.name for p in STATIC.glob("*.js"))
 # Gzipped, as served: app.css and app.js go with every page's first visit.
-MOST = {"app.css": 3600, "app.js": 1000, "live.js": 3200, "form.js": 1300}
+# form.js took 1,300 until issue 25 moved into it, from app.js, the deal and correction forms'
+# saying who saved them (app.js went from 1,108 back to under 1,000): the two files' ceilings
+# together grew by 100 bytes for the scorer's loading (scorer.js itself loads after the paint).
+MOST = {"app.css": 3600, "app.js": 1000, "live.js": 3200, "form.js": 1400}
 # Where a file names another of the app's files by version, as written in the file.
 NAMED = re.compile(r"""(["'])((?:/static/)?)([\w./-]+)\?v=\1""")
 
