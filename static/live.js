@@ -220,7 +220,7 @@
     parts.forEach(function (part) {
       var key = sentKey(state.next_deal, part.side);
       if (part.mine) {
-        if (part.problem) { text += " Check " + sideName(part.side) + "'s line: " + part.problem; }
+        if (part.problem) { text += " Check the line for " + sideName(part.side) + ": " + part.problem; }
       } else if (store.getItem(key)) {
         store.removeItem(key);
         replaced = part.sent_by + " sent a later line for " + sideName(part.side) + "; theirs is kept. ";

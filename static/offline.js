@@ -65,9 +65,14 @@
     list.textContent = "";
     waiting.forEach(function (item) {
       var li = document.createElement("li");
+      // Worded to read with any side's name ("Line for Us, deal 4"), which is never lowercased.
       var what = /\/edit$/.test(item.url) ? "Correction of deal " : "Deal ";
+      var said = what.toLowerCase();
       var line = item.url.match(LINE);
-      if (line) { what = sideName(Number(line[1])) + "'s line for deal "; }
+      if (line) {
+        what = "Line for " + sideName(Number(line[1])) + ", deal ";
+        said = "the line for " + sideName(Number(line[1])) + ", deal ";
+      }
       var when = new Date(item.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
       var head = document.createElement("b");
       head.textContent = what + (item.number || "") + ", entered at " + when + ": ";
@@ -86,9 +91,9 @@
       drop.type = "button";
       drop.className = "button";
       drop.textContent = "Discard";
-      drop.setAttribute("aria-label", "Discard " + what.toLowerCase() + (item.number || ""));
+      drop.setAttribute("aria-label", "Discard " + said + (item.number || ""));
       drop.addEventListener("click", function () {
-        if (window.confirm("Discard " + what.toLowerCase() + (item.number || "") + "? Its figures are lost.")) {
+        if (window.confirm("Discard " + said + (item.number || "") + "? Its figures are lost.")) {
           hf.tell({ type: "discard", key: item.key });
         }
       });
