@@ -606,7 +606,7 @@
     return named;
   }
 
-  function scoreTheForm(hf, live, form, target) {
+  function scoreTheForm(hf, game, form, target) {
     var stated = null;
     var base = null; // the game before this form's deal: saved deals, then those waiting here
     var timer = null;
@@ -659,7 +659,7 @@
       base = withWaiting(stated, hf.waiting ? hf.waiting() : []).progress;
       if (typed()) { score(); }
     }
-    ask(live.dataset.game).then(function (found) {
+    ask(game).then(function (found) {
       stated = found;
       hf.scoring = true;
       form.addEventListener("input", changed);
@@ -695,8 +695,9 @@
   if (root.document && root.hf) {
     var form = document.querySelector("form[data-preview]");
     var target = document.getElementById("breakdown");
-    var live = document.querySelector("[data-live]");
-    if (form && target && live && root.hf.preview) { scoreTheForm(root.hf, live, form, target); }
+    // The game's secret, from its private link (a correction's page has no live corner).
+    var game = /^\/t\/([\w-]{22})\//.exec(window.location.pathname);
+    if (form && target && game && root.hf.preview) { scoreTheForm(root.hf, game[1], form, target); }
     document.dispatchEvent(new CustomEvent("hf:scorer"));
   }
 })(typeof window !== "undefined" ? window : this);

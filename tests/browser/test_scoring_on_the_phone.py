@@ -186,3 +186,28 @@ def test_where_the_phone_and_the_server_differ_the_servers_figures_stand(browser
     expect(page.locator("#breakdown")).not_to_contain_text("999")
     check_axe(page)
     page.context.close()
+
+
+def test_a_correction_is_scored_on_the_phone_as_the_server_scores_it(small_phone):
+    """Correcting deal 1 of a game: the form opens with the saved figures scored, and a changed
+    figure is scored at once, the deal's minimum as it was then, agreeing with the server."""
+    page = small_phone
+    open_deal_form(page)
+    page.get_by_label("Ann & Bob", exact=True).check()
+    page.locator("#s0-melded_points").fill("320")
+    page.locator("#s1-melded_points").fill("240")
+    page.get_by_role("button", name="Save deal 1").click()
+    expect(page.locator("#totals")).to_contain_text("3,520")
+    page.goto(page.base + game_link(page) + "/deals/1/edit")
+    expect(page.locator("h1")).to_have_text("Correct deal 1")
+    # Opened with figures in it: scored once the page is idle, without a keystroke.
+    expect(page.locator("#breakdown")).to_contain_text("240 melded")
+    page.context.set_offline(True)
+    took = keystroke_to_breakdown(page, "#s1-leftover_points", "85", "240 melded − 85 left")
+    assert took <= FOLLOWS_WITHIN_MS, f"a correction's breakdown followed after {took:.0f} ms"
+    expect(page.locator("#breakdown")).to_contain_text("(needed 50 to open)")
+    expect(page.locator("#breakdown")).to_contain_text("+155")
+    page.context.set_offline(False)
+    page.locator("#s1-leftover_points").press("End")
+    page.wait_for_timeout(900)
+    expect(page.locator("[data-differs]")).to_have_count(0)
