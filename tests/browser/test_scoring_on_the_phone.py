@@ -211,3 +211,32 @@ def test_a_correction_is_scored_on_the_phone_as_the_server_scores_it(small_phone
     page.locator("#s1-leftover_points").press("End")
     page.wait_for_timeout(900)
     expect(page.locator("[data-differs]")).to_have_count(0)
+
+
+def test_a_first_visit_loads_the_scorer_once_a_figure_is_touched(small_phone):
+    """A deal page opened on a phone the worker does not look after yet (a first visit) loads
+    no scorer until a figure is touched: its first load stays the page's own (issue 25: under
+    18 KB, tests/browser/test_page_weight.py). Touched, the scorer and what the server states
+    arrive before the first figure is typed, and score it."""
+    page = small_phone
+    start_game(page)
+    deal = page.base + game_link(page) + "/deals/new"
+    fresh = open_phone(page.context.browser, "small-375x667", page.base, service_workers="block")
+    try:
+        fresh.goto(deal)
+        fresh.wait_for_load_state("networkidle")
+        fresh.wait_for_timeout(800)
+        loaded = [url for url, _ in fresh.transfers]
+        assert not any("scorer" in url for url in loaded), loaded
+        fresh.locator("#s0-melded_points").focus()
+        expect(fresh.locator("script[data-hf='scorer.js']")).to_be_attached()
+        for _ in range(100):
+            if fresh.evaluate("!!window.hf.scoring"):
+                break
+            fresh.wait_for_timeout(50)
+        assert fresh.evaluate("!!window.hf.scoring"), "the scorer never took over"
+        fresh.locator("#s0-melded_points").fill("95")
+        expect(fresh.locator("#breakdown")).to_contain_text("95 melded")
+        assert any("/scorer" in url for url, _ in fresh.transfers)
+    finally:
+        fresh.context.close()
