@@ -39,8 +39,9 @@ LIMIT = 10 * 1024
 # one response, and still finds 11.8 KB for the scoreboard and 12.6 KB for the deal form (the
 # page itself, the live client, the first live answer and, on the form, "entering"). See
 # docs/PERFORMANCE.md, *Lighter on the wire*. What they weigh at most today (13.7 and 15.3 KB),
-# so that they do not grow unnoticed.
-CEILING = {"scoreboard": 14 * 1024, "deal-entry": 15.5 * 1024}
+# so that they do not grow unnoticed. Issue 25 gives the deal page 18 KB: its scorer loads
+# after the first paint (from the worker, or once a figure is touched on a first visit).
+CEILING = {"scoreboard": 14 * 1024, "deal-entry": 18_000}
 DEMO_SLUG = "demo"
 REPEATED = re.compile(r"/live\?|/entering$")
 # Adds up every layout shift from the start. Nobody touches these pages, so every shift counts:
