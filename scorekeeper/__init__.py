@@ -163,6 +163,9 @@ def _template_globals(app: Flask) -> None:
     )
     # `entry|line_summary(rules)`: a side's line read back in one sentence.
     app.add_template_filter(lambda entry, rules: line_summary(rules, entry), "line_summary")
+    # `n|figure` (1,355, −35) and `n|signed` (+1,355, −35): every figure a page shows.
+    app.add_template_filter(terms.figure, "figure")
+    app.add_template_filter(terms.signed, "signed")
 
 
 def _sqlite_pragmas(app: Flask) -> None:

@@ -17,6 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 
+from .rules.terms import figure
+
 __all__ = ["PALETTE", "Series", "bar_chart", "chart_table", "line_chart"]
 
 # Tailwind 700 shades: each has at least 4.5:1 contrast against white.
@@ -65,8 +67,8 @@ def _n(value: float) -> str:
 
 
 def _fmt(value: int) -> str:
-    """Format an integer with thousands separators."""
-    return f"{value:,}"
+    """Format an integer as every page shows a figure: thousands grouped, a true minus sign."""
+    return figure(value)
 
 
 def _text_w(text: str) -> float:

@@ -9,7 +9,7 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
@@ -23,7 +23,7 @@ from .db import db
 from .models import Club, Deal, DealScore, Game, Player, SavedRules, Side
 from .names import name_problem, phone_name
 from .rules import DealEntry, DealRefused, Progress, Refusal, RulesError, RuleSet
-from .rules.terms import MAX_NAME, MELDED_BLACK_THREES, MELDED_BLACK_THREES_LABEL
+from .rules.terms import MAX_NAME, MELDED_BLACK_THREES, MELDED_BLACK_THREES_LABEL, figure, signed
 
 
 class GameRefused(ValueError):
@@ -545,24 +545,23 @@ def rules_title(game: Game) -> str:
 
 
 def winners_text(game: Game, progress: Progress) -> str:
-    """Who won, as a sentence: "Ann & Bob win with 7,975." or "North and South share the win"."""
+    """Who won, for any side name: "Winner: Us, 7,975" or "Shared win: A and B, 2,000 each"."""
     if not progress.winners:
         return ""
     names = " and ".join(game.sides[i].name for i in progress.winners)
-    best = f"{progress.totals[progress.winners[0]]:,}"
+    best = figure(progress.totals[progress.winners[0]])
     if len(progress.winners) > 1:
-        return f"{names} share the win with {best}."
-    verb = "wins" if len(game.sides[progress.winners[0]].players) == 1 else "win"
-    return f"{names} {verb} with {best}."
+        return f"Shared win: {names}, {best} each"
+    return f"Winner: {names}, {best}"
 
 
 def summary_text(game: Game) -> str:
     """The game in plain text to share: rules, date, sides, every deal, the totals, the winner."""
     progress = progress_of(game)
 
-    def line(figures: Sequence[int], sign: str = "") -> str:
+    def line(figures: Sequence[int], shown: Callable[[int], str] = figure) -> str:
         pairs = zip(game.sides, figures, strict=True)
-        return ", ".join(f"{side.name} {figure:{sign},}" for side, figure in pairs)
+        return ", ".join(f"{side.name} {shown(n)}" for side, n in pairs)
 
     lines = [f"Hand and Foot: {rules_title(game)}, {game.played_on.strftime('%d %b %Y')}"]
     for side in game.sides:
@@ -570,7 +569,7 @@ def summary_text(game: Game) -> str:
         lines.append(side.name if players == [side.name] else f"{side.name}: {', '.join(players)}")
     lines.append("")
     for result in progress.deals:
-        lines.append(f"Deal {result.number}: {line([s.total for s in result.scores], '+')}")
+        lines.append(f"Deal {result.number}: {line([s.total for s in result.scores], signed)}")
     lines.append(f"Final: {line(progress.totals)}")
     if progress.finished:
         lines.append(winners_text(game, progress))

@@ -13,7 +13,8 @@ from scorekeeper.charts import PALETTE, Series, bar_chart, chart_table, line_cha
 
 NS = "{http://www.w3.org/2000/svg}"
 EVIL = '<b>&"x'
-ROUND_TICK = re.compile(r"-?[1-9]\d{0,2}(,\d{3})*|0")
+# A tick's figure as every page shows one: a true minus sign (−), thousands grouped.
+ROUND_TICK = re.compile(r"−?[1-9]\d{0,2}(,\d{3})*|0")
 
 
 def parse(svg: str) -> ET.Element:
@@ -87,7 +88,7 @@ def tick_values(root: ET.Element) -> list[int]:
     labels = texts(root, "tick")
     for label in labels:
         assert ROUND_TICK.fullmatch(label), label
-    return [int(label.replace(",", "")) for label in labels]
+    return [int(label.replace(",", "").replace("−", "-")) for label in labels]
 
 
 def assert_round_ticks(root: ET.Element) -> None:
@@ -247,8 +248,8 @@ def test_y_ticks_are_round_with_thousands_separators():
     assert_round_ticks(root)
     labels = texts(root, "tick")
     assert "10,000" in labels or "12,000" in labels
-    assert all("," in label for label in labels if abs(int(label.replace(",", ""))) >= 1000)
     values = tick_values(root)
+    assert all("," in label for label, v in zip(labels, values, strict=True) if abs(v) >= 1000)
     assert values[0] <= -300 and values[-1] >= 10250
 
 
@@ -413,9 +414,9 @@ def test_table_carries_the_same_figures():
     assert all(row.find("th").get("scope") == "row" for row in rows)
     cells = [[td.text for td in row.findall("td")] for row in rows]
     assert cells[3] == ["10,250", "6,000"]
-    assert cells[0] == ["1,200", "-300"]
+    assert cells[0] == ["1,200", "−300"]
     for i, series in enumerate(TEAMS):
-        assert [int(row[i].replace(",", "")) for row in cells] == series.values
+        assert [int(row[i].replace(",", "").replace("−", "-")) for row in cells] == series.values
 
 
 def test_table_escapes_and_handles_empty():

@@ -394,7 +394,7 @@ EXPECTED_ALL = [
     ["1", "Ann", "3", "3", "100%", "2,233", "558", "6,700", "6", "7", "0", "0", "3", "0"],
     ["2", "Bob", "3", "1", "33%", "1,533", "383", "4,600", "6", "4", "0", "0", "2", "1"],
     ["2", "Cat", "3", "1", "33%", "1,000", "250", "3,000", "3", "3", "0", "0", "1", "0"],
-    ["4", "Dan", "3", "0", "0%", "-17", "-4", "-50", "0", "1", "0", "0", "0", "1"],
+    ["4", "Dan", "3", "0", "0%", "−17", "−4", "−50", "0", "1", "0", "0", "0", "1"],
     ["–", "Eve", "1", "0", "0%", "400", "100", "400", "0", "1", "0", "0", "0", "0"],
 ]
 
@@ -465,7 +465,7 @@ def test_filters_by_season_date_range_and_rule_set(shared8):
         "Ann": ("1", "1", "2,200"),
         "Bob": ("2", "1", "2,500"),
         "Cat": ("2", "1", "2,400"),
-        "Dan": ("3", "0", "-50"),
+        "Dan": ("3", "0", "−50"),
         "Eve": ("1", "0", "400"),
     }
     # Only Dan has the 3 games needed to be ranked in spring.
@@ -508,7 +508,9 @@ def test_the_api_agrees_with_the_page(shared8):
         api = answer.get_json()
         assert [r["player"] for r in api] == [row[1] for row in page], args
         for r, row in zip(api, page, strict=True):
-            assert (str(r["games"]), str(r["wins"]), f"{r['total_points']:,}") == (
+            # The API's number, as the page shows it: grouped, with a true minus sign.
+            shown = f"{r['total_points']:,}".replace("-", "−")
+            assert (str(r["games"]), str(r["wins"]), shown) == (
                 row[2],
                 row[3],
                 row[7],
@@ -573,7 +575,7 @@ def test_club_game_from_the_member_list_with_a_guest(app, client):
         saved = client.post(f"{game_link}/deals/new", data={"went_out": "", **deal})
         assert saved.status_code == 302, text(saved)
     board = text(client.get(game_link))
-    assert "Game over" in board and "Ann & Cat win with 3,700" in board
+    assert "Game over" in board and "Winner: Ann & Cat, 3,700" in board
     # The players are the members: on Cat's page and in the standings; Hugo nowhere.
     cat = client.get(f"/clubs/{SLUG}/members/{made.members['Cat']}?season=all")
     assert game_id in game_links(app, cat)

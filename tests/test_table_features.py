@@ -302,12 +302,12 @@ def test_the_result_as_text(app, client):
         "North: Ann, Bob\n"
         "South: Cat, Dan\n"
         "\n"
-        "Deal 1: North +620, South -100\n"
+        "Deal 1: North +620, South −100\n"
         "Deal 2: North +0, South +350\n"
         "Deal 3: North +500, South +500\n"
-        "Deal 4: North +60, South -40\n"
+        "Deal 4: North +60, South −40\n"
         "Final: North 1,180, South 710\n"
-        "North win with 1,180.\n"
+        "Winner: North, 1,180\n"
     )
     with app.app_context():
         assert games.summary_text(games.get_game(game_id)) == expected
@@ -322,7 +322,7 @@ def test_the_result_names_the_saved_rules_and_each_player(app, club):
     with app.app_context():
         summary = games.summary_text(games.get_game(club["finished"]))
     assert summary.startswith("Hand and Foot: Thursday, 05 Jan 2024\nAnn\nBob\nZed\n\n")
-    assert summary.endswith("Final: Ann 2,000, Bob 0, Zed 0\nAnn wins with 2,000.\n")
+    assert summary.endswith("Final: Ann 2,000, Bob 0, Zed 0\nWinner: Ann, 2,000\n")
 
 
 # ------------------------------------------------------------------------- a table's own rules

@@ -17,6 +17,7 @@ from .terms import (
     EXTRA_BONUSES,
     FIELD_LABELS,
     MAX_FIGURE,
+    signed,
 )
 
 COUNT_FIELDS = ("red_threes_down", "red_threes_caught")
@@ -402,7 +403,7 @@ def line_summary(rules: RuleSet, entry: DealEntry) -> str:
         open_books = _book_detail_counts(entry.open_books)
         said.append(f"left open: {open_books}, {entry.open_book_points:,} points")
     total = score_side(rules, entry).total
-    return " · ".join(part for part in said if part) + f" = {total:+,}"
+    return " · ".join(part for part in said if part) + f" = {signed(total)}"
 
 
 def _book_detail_counts(books: Mapping[str, int]) -> str:

@@ -64,6 +64,21 @@ FIELD_LABELS: dict[str, str] = {
     "leftover_cards": "leftover cards",
 }
 
+# Figures as people read them carry a true minus sign; the JSON API and CSV files, which
+# programs read, keep ASCII '-'.
+MINUS = "\u2212"
+
+
+def figure(n: float) -> str:
+    """A figure as people read it, to the whole: 1,355 or −35."""
+    return f"{round(n):,}".replace("-", MINUS)
+
+
+def signed(n: float) -> str:
+    """A deal's score as people read it, always signed: +1,355, +0 or −35."""
+    return f"{round(n):+,}".replace("-", MINUS)
+
+
 # A deal's breakdown, line by line, in the order the score sheet shows it (then its total).
 BREAKDOWN_LINES: tuple[tuple[str, str], ...] = (
     ("books", "Books"),

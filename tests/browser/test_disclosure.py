@@ -11,6 +11,7 @@ correct (a club's finished game seen without the club's table link).
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -137,3 +138,15 @@ def test_deal_rows_say_what_they_open_on(phone, app):
     expect(page.locator("details.deal[open]")).to_have_count(1)
     expect(page.get_by_role("link", name="Correct deal 1")).to_have_count(0)
     check_axe(page)
+
+
+def test_the_game_over_card_stands_apart_from_the_totals(phone, app):
+    """Its words read with any side name (Winner: Ann, 5,595); a clear gap before the totals."""
+    page = phone
+    page.goto(page.base + seed(app).finished)
+    expect(page.locator(".result p")).to_have_text(re.compile(r"^Winner: Ann, \d{1,3}(,\d{3})*$"))
+    gap = page.evaluate(
+        """() => document.querySelector("#totals .side").getBoundingClientRect().top -
+                 document.querySelector(".result").getBoundingClientRect().bottom"""
+    )
+    assert gap >= 16, gap

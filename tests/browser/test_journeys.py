@@ -181,7 +181,7 @@ def test_a_club_game_corrected_after_the_end(phone, app):
     assert totals(page) == ["7,975", "6,020"]
     banner = page.locator(".result")
     expect(banner).to_contain_text("Game over")
-    expect(banner).to_contain_text("Ann & Bob win with 7,975.")
+    expect(banner).to_contain_text("Winner: Ann & Bob, 7,975")
     expect(page.locator(".side.winner h3")).to_have_text(["Ann & Bob"])
     assert minimums(page) == []  # a finished game needs no opening minimum
     expect(page.get_by_role("link", name="Enter deal 5")).to_have_count(0)
@@ -211,7 +211,7 @@ def test_a_club_game_corrected_after_the_end(phone, app):
     shot(page, "journey-club-correct-deal-2")
     page.get_by_role("button", name="Save correction").click()
     assert totals(page) == ["7,975", "9,020"]
-    expect(banner).to_contain_text("Cat & Dan win with 9,020.")
+    expect(banner).to_contain_text("Winner: Cat & Dan, 9,020")
     expect(page.locator(".side.winner h3")).to_have_text(["Cat & Dan"])
     deal_lines = page.locator("details.deal summary").all_inner_texts()
     assert "Cat & Dan +6,700 → 7,350" in " ".join(deal_lines[1].split())
@@ -243,7 +243,7 @@ def test_ten_thousand_minimums_rise_with_the_total(phone):
     enter_side(page, 0, clean=2, dirty=1, melded="195")
     enter_side(page, 1, caught=1)
     save_deal(page, 1, "journey-ten-thousand-deal-1")
-    assert totals(page) == ["1,495", "-300"]
+    assert totals(page) == ["1,495", "−300"]
     assert minimums(page) == ["needs 50 to open"] * 2
     shot(page, "journey-ten-thousand-scoreboard-1")
 

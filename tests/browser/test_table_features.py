@@ -40,7 +40,7 @@ def test_the_dealer_rotates_and_the_table_plays_again(phone):
         if number < 4:
             after = ["Dan", "Ann", "Cat"][number - 1]
             expect(page.locator("p.dealer")).to_have_text(f"Deal {number + 1}: {after} deals")
-    expect(page.locator(".result")).to_contain_text("Ann & Bob win with 2,000.")
+    expect(page.locator(".result")).to_contain_text("Winner: Ann & Bob, 2,000")
     expect(page.locator("details.deal summary").first).to_contain_text("Deal 1 · Bob dealt")
     shot(page, "table-finished")
     check_axe(page)
@@ -65,7 +65,7 @@ def finished_game(page) -> None:
         enter_side(page, 1, clean=1)
         page.get_by_role("button", name=f"Save deal {number}").click()
         expect(page.get_by_text(f"Deal {number} saved.")).to_be_visible()
-    expect(page.locator(".result")).to_contain_text("Cat & Dan win with 2,000.")
+    expect(page.locator(".result")).to_contain_text("Winner: Cat & Dan, 2,000")
 
 
 def test_share_copies_the_result_where_the_phone_cannot_share(phone):
@@ -75,7 +75,7 @@ def test_share_copies_the_result_where_the_phone_cannot_share(phone):
     summary = page.locator("#share-text").input_value()
     assert summary.startswith("Hand and Foot: Classic partnership, ")
     assert "Deal 4: Ann & Bob +0, Cat & Dan +500\nFinal: Ann & Bob 0, Cat & Dan 2,000\n" in summary
-    assert summary.endswith("Cat & Dan win with 2,000.\n")
+    assert summary.endswith("Winner: Cat & Dan, 2,000\n")
     page.get_by_role("button", name="Share the result").click()
     expect(page.get_by_text("Copied.")).to_be_visible()
     assert page.evaluate("navigator.clipboard.readText()") == summary
