@@ -211,7 +211,7 @@ def test_a_line_entered_with_no_signal_is_sent_once_when_it_returns(phone, app):
     page.get_by_role("button", name="Send this line").tap()
     # Kept on the phone: the kept scoreboard lists it as waiting.
     waiting = page.locator("[data-outbox-list]")
-    expect(waiting).to_contain_text("Cat & Dan's line for deal 1")
+    expect(waiting).to_contain_text("Line for Cat & Dan, deal 1")
     expect(waiting).to_contain_text("waiting to send")
     assert lines_waiting(app) == 0
 
