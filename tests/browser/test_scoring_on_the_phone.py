@@ -116,9 +116,12 @@ def test_what_the_phone_shows_is_the_servers_breakdown(small_phone):
     page.locator("#s0-melded_points").fill("320")
     page.locator("#s1-books-clean").fill("1")
     page.locator("#s1-melded_points").fill("240")
-    page.locator("#s1-leftover_points").fill("85")
+    page.locator("#s1-leftover_points").fill("385")
+    page.locator("#s1-red_threes_caught").fill("1")
     mine = page.locator("#breakdown").inner_text()
-    assert "Deal total" in mine and "240 melded − 85 left" in mine
+    # 240 − 385 and a red three caught: a true minus sign, as the server's pages write it.
+    assert "Deal total" in mine and "240 melded − 385 left" in mine
+    assert "−145" in mine and "−100" in mine
     # The server's breakdown of the same figures, asked for as the page used to ask.
     theirs = page.evaluate(
         """() => fetch(document.querySelector("form").dataset.preview,
