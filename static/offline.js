@@ -186,9 +186,11 @@
     var none = keep(list.querySelector("p.quiet"));
     if (none) { none.textContent = ""; }
     game.rows.forEach(function (row) {
-      var item = document.createElement("p");
-      item.className = "deal waiting";
-      item.dataset.waiting = "";
+      var box = document.createElement("div");
+      box.className = "deal waiting";
+      box.dataset.waiting = "";
+      var item = box.appendChild(document.createElement("p"));
+      item.className = "deal-row";
       var head = document.createElement("span");
       head.className = "deal-no";
       head.textContent = (row.number <= stated.game.deals.length ? "Correction of deal " : "Deal ") +
@@ -203,14 +205,13 @@
           var figures = document.createElement("span");
           figures.className = "deal-side";
           figures.textContent = side.name + " " + S.signed(result.scores[i].total) + " → " + S.figure(result.totals[i]);
-          item.appendChild(document.createTextNode(" "));
           item.appendChild(figures);
         });
       } else {
         item.appendChild(document.createTextNode(": not counted, this phone finds: " +
           row.refusals.map(function (r) { return r.message; }).join(" ")));
       }
-      list.appendChild(item);
+      list.appendChild(box);
     });
   }
   // Sent: the server's figures are on the page now. Where they differ from what this phone

@@ -178,7 +178,7 @@ def test_a_deal_entered_with_no_signal_arrives_once(phone, app):
     expect(waiting).to_contain_text("waiting to send")
     # The deal waiting counts (issue 25): its row, marked so, with provisional totals, the next
     # opening minimum, who deals next and the next deal's number, all worked out on the phone.
-    row = page.locator("p.deal.waiting")
+    row = page.locator(".deal.waiting")
     expect(row).to_contain_text("Deal 1 · waiting to send")
     expect(row).to_contain_text("Ann & Bob +3,680 → 3,680")
     expect(row).to_contain_text("Cat & Dan +130 → 130")
@@ -188,7 +188,9 @@ def test_a_deal_entered_with_no_signal_arrives_once(phone, app):
     expect(totals.locator(".minimum").first).to_have_text("needs 90 to open")
     expect(page.locator("p.dealer")).to_have_text("Deal 2: Cat deals")
     expect(page.get_by_role("link", name="Enter deal 2")).to_be_visible()
-    page.screenshot(path=os.path.join(ARTIFACTS, f"{page.device}-waiting-to-send.png"))
+    page.screenshot(
+        path=os.path.join(ARTIFACTS, f"{page.device}-waiting-to-send.png"), full_page=True
+    )
     check_axe(page)
     assert deals_saved(app, game) == 0
 
@@ -201,7 +203,7 @@ def test_a_deal_entered_with_no_signal_arrives_once(phone, app):
     expect(page.locator("#breakdown")).to_contain_text("(needed 90 to open)")
     page.get_by_role("button", name="Save deal 2").tap()
     expect(waiting).to_contain_text("Deal 2, entered at")
-    expect(page.locator("p.deal.waiting")).to_have_count(2)
+    expect(page.locator(".deal.waiting")).to_have_count(2)
     expect(page.locator("p.dealer")).to_have_text("Deal 3: Bob deals")
 
     # With signal back, the page's next live poll gets through and sends what waits.
@@ -213,7 +215,7 @@ def test_a_deal_entered_with_no_signal_arrives_once(phone, app):
     expect(page.locator("#totals")).to_contain_text("3,630")
     # The server's figures in place of the phone's: nothing waits, nothing is provisional, and
     # they agreed, so nothing is said about a difference.
-    expect(page.locator("p.deal.waiting")).to_have_count(0)
+    expect(page.locator(".deal.waiting")).to_have_count(0)
     expect(page.locator("#totals")).not_to_contain_text("provisional")
     expect(page.get_by_text("differ from this phone's")).to_have_count(0)
     assert deals_saved(app, game) == 2
