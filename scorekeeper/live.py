@@ -17,6 +17,7 @@ from sqlalchemy.orm import aliased
 
 from .db import db
 from .models import Deal, DealPart, Entering, Game
+from .rules.terms import signed
 
 # A phone with the deal form open says so every few seconds (static/app.js); one not heard from
 # for this long has put the form away.
@@ -96,11 +97,6 @@ def corrected_news(
             for side, name, before, after in changes
         ],
     }
-
-
-def signed(figure: int) -> str:
-    """A deal total as the table reads it: always signed, thousands commas, a true minus."""
-    return f"{figure:+,}".replace("-", "−")
 
 
 def news_text(news: dict[str, Any]) -> str:

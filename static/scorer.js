@@ -355,7 +355,7 @@
       each(other.open_books, function (kind, n) { moved += get(rules.book_bonuses, kind) * n; });
       moved += other.open_book_points;
       if (moved) {
-        details.moved = otherName + "'s open books: " + bookDetail(stated, other.open_books) + " + " +
+        details.moved = "Open books of " + otherName + ": " + bookDetail(stated, other.open_books) + " + " +
           comma(other.open_book_points) + " card points";
       }
     }

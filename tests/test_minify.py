@@ -20,10 +20,12 @@ STATIC = Path(__file__).parent.parent / "static"
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 SCRIPTS = sorted(p.name for p in STATIC.glob("*.js"))
 # Gzipped, as served: app.css and app.js go with every page's first visit.
-# form.js took 1,300 until issue 25 moved into it, from app.js, the deal and correction forms'
-# saying who saved them (app.js went from 1,108 back to under 1,000): the two files' ceilings
-# together grew by 100 bytes for the scorer's loading (scorer.js itself loads after the paint).
-MOST = {"app.css": 3600, "app.js": 1000, "live.js": 3200, "form.js": 1400}
+# Raised by issue 25, each for what it added: form.js took 1,300 until the deal and correction
+# forms' saying who saved them moved into it from app.js (which stays under 1,000) and it loaded
+# the scorer (scorer.js itself loads after the paint); live.js 3,200 until the table's news and
+# the next game (3,524); app.css 3,600 until the short deal form, the disclosure marks and the
+# deals waiting to send (3,734). The pages that carry them are held by test_page_weight.py.
+MOST = {"app.css": 3800, "app.js": 1000, "live.js": 3600, "form.js": 1400}
 # Where a file names another of the app's files by version, as written in the file.
 NAMED = re.compile(r"""(["'])((?:/static/)?)([\w./-]+)\?v=\1""")
 

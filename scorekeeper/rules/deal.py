@@ -323,7 +323,7 @@ def score_side(
         )
         if moved:
             details["moved"] = (
-                f"{other_name}'s open books: {_book_detail(rules, other.open_books)}"
+                f"Open books of {other_name}: {_book_detail(rules, other.open_books)}"
                 f" + {other.open_book_points:,} card points"
             )
     return SideScore(

@@ -40,8 +40,10 @@ LIMIT = 10 * 1024
 # page itself, the live client, the first live answer and, on the form, "entering"). See
 # docs/PERFORMANCE.md, *Lighter on the wire*. What they weigh at most today (13.7 and 15.3 KB),
 # so that they do not grow unnoticed. Issue 25 gives the deal page 18 KB: its scorer loads
-# after the first paint (from the worker, or once a figure is touched on a first visit).
-CEILING = {"scoreboard": 14 * 1024, "deal-entry": 18_000}
+# after the first paint (from the worker, or once a figure is touched on a first visit). Its
+# table's news, the next game and the disclosure marks took the scoreboard from 13.7 KB to
+# 14.5 KB (live.js +477 bytes, the live answer +108, app.css +236): 14.75 KB is its ceiling now.
+CEILING = {"scoreboard": 14_750, "deal-entry": 18_000}
 DEMO_SLUG = "demo"
 REPEATED = re.compile(r"/live\?|/entering$")
 # Adds up every layout shift from the start. Nobody touches these pages, so every shift counts:

@@ -149,7 +149,7 @@ def test_sides_involved(refusal, involved):
         ),
         (
             DealEntry(red_threes_caught=2),
-            "no books · 2 red threes caught · 0 melded − 0 left = -200",
+            "no books · 2 red threes caught · 0 melded − 0 left = −200",
         ),
     ],
 )

@@ -272,7 +272,7 @@ def test_cutthroat_open_books_move_both_ways():
     assert (a.moved, a.total) == (1740, 2340)
     # B receives A's open dirty book: 300 + 85 = 385; total 300 + 90 + 385 = 775
     assert (b.moved, b.total) == (385, 775)
-    assert "A's open books" in b.breakdown()["details"]["moved"]
+    assert "Open books of A:" in b.breakdown()["details"]["moved"]
 
 
 def test_ten_thousand_moves_nothing():
