@@ -163,7 +163,9 @@ def test_a_deal_entered_on_one_server_shows_on_a_phone_served_by_the_other(brows
         expect(cat.get_by_text("Deal 1 corrected")).to_be_visible()
         expect(totals_on_a).to_contain_text("3,730", timeout=IN_STEP_MS)
         expect(totals_on_a).to_contain_text("3,980")
-        news = ann.get_by_role("status").filter(has_text="A deal was corrected.")
+        # Who corrected which deal, and the deal total it changed (issue 25's news).
+        said = "Cat corrected deal 1: Cat & Dan +130 → +230."
+        news = ann.get_by_role("status").filter(has_text=said)
         expect(news).to_be_visible()
         ann.screenshot(path=os.path.join(ARTIFACTS, "two-servers-a.png"))
 
