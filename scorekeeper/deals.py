@@ -436,9 +436,7 @@ def _store(
         for side, score in zip(game.sides, after, strict=True)
         if before.get(side.position, 0) != score.total
     ]
-    for side, entry, score in zip(
-        game.sides, entries, progress.deals[deal.number - 1].scores, strict=True
-    ):
+    for side, entry, score in zip(game.sides, entries, after, strict=True):
         row = by_side.get(side.position)
         if row is None:
             row = DealScore(side=side, side_position=side.position, entry={}, total=0)

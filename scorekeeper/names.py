@@ -66,4 +66,4 @@ def cleaned(text: str) -> str:
 
 def phone_name(text: str | None, default: str = "Someone") -> str:
     """The name a phone goes by at the table ("Other phones see you as"): cleaned and short."""
-    return (cleaned(text or "") or default)[:MAX_DEVICE_NAME].strip() or "Someone"
+    return (cleaned(text or "") or default)[:MAX_DEVICE_NAME].strip() or default

@@ -110,9 +110,12 @@
   // opened only to look loads nothing it does not use.
   // A form opened with figures in it (a correction, a page come back to) is scored at once.
   function scorer() { hf.load("scorer.js?v="); }
-  var typed = Array.prototype.some.call(form.elements, function (el) {
-    return (el.inputMode === "numeric" && el.value !== "") || (el.checked && el.value !== "");
-  });
-  if (typed || (navigator.serviceWorker && navigator.serviceWorker.controller)) { hf.whenIdle(scorer, 500); }
+  // Whether any figure is on the form (scorer.js asks too).
+  hf.typed = function () {
+    return Array.prototype.some.call(form.elements, function (el) {
+      return (el.inputMode === "numeric" && el.value !== "") || (el.checked && el.value !== "");
+    });
+  };
+  if (hf.typed() || (navigator.serviceWorker && navigator.serviceWorker.controller)) { hf.whenIdle(scorer, 500); }
   else { form.addEventListener("focusin", scorer, { once: true }); }
 })();

@@ -84,8 +84,7 @@
         return;
       }
       if (raw.length > String(most).length || Number(raw) > most) {
-        fieldErrors.push(refusal(side, name, sides[side].name + ": " + ((labels && labels[name]) || name).toLowerCase() +
-          ": " + raw + " is far more than any deal holds."));
+        fieldErrors.push(refusal(side, name, what + ": " + raw + " is far more than any deal holds."));
         return;
       }
       var value = Number(raw);
@@ -98,8 +97,7 @@
     });
     if (fieldErrors.length) { return { refusals: fieldErrors, entries: null }; }
     data.forEach(function (d, i) { d.went_out = wentOut === String(i); });
-    var parsed = parse(stated, data);
-    return parsed;
+    return parse(stated, data);
   }
 
   // What the engine's parse refuses of figures that are each a whole number (rules/deal.py
@@ -630,11 +628,6 @@
       target.textContent = "";
       target.appendChild(drawn);
     }
-    function typed() {
-      return Array.prototype.some.call(form.elements, function (e) {
-        return (e.inputMode === "numeric" && e.value !== "") || (e.checked && e.value !== "");
-      });
-    }
     function changed() {
       score();
       // The server checks the phone's figures once typing pauses, where there is signal.
@@ -657,7 +650,7 @@
     // The deals waiting on this phone to be sent come before this form's (offline.js).
     function ready() {
       base = withWaiting(stated, hf.waiting ? hf.waiting() : []).progress;
-      if (typed()) { score(); }
+      if (hf.typed()) { score(); }
     }
     ask(game).then(function (found) {
       stated = found;
@@ -666,7 +659,7 @@
       form.addEventListener("change", changed);
       document.addEventListener("hf:waiting", ready);
       ready();
-    }).catch(function () { if (typed()) { hf.preview(); } });
+    }).catch(function () { if (hf.typed()) { hf.preview(); } });
   }
 
   root.hfScorer = {
