@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 
 from .compress import WORKER_ENDPOINT
 
@@ -43,9 +43,33 @@ DOCUMENT_TYPES = ("text/html",)
 # Production only: over plain HTTP on a laptop it would lock localhost out of HTTP for a year.
 STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains"
 # What no cache may keep, the phone's service worker included (static/sw.js honours it):
-# organiser-only pages (web/clubs.py marks them), every CSV export, the sign-in forms.
+# organiser-only pages (web/clubs.py marks them), every CSV export, the sign-in forms, and any
+# page whose content comes from an organiser's sign-in (`never_keep`): the home page signed in,
+# a club's game or new-game form seen thanks to the sign-in, not to a table link (issue 26).
+# After a sign-out on another phone, this phone's worker has none of them to show.
 NO_STORE = "no-store"
 NEVER_KEPT_BLUEPRINTS = ("accounts",)
+NEVER_KEPT_MARK = "never_kept"  # on `g`: this request's answer is the sign-in's (never_keep)
+
+# Who may keep an answer besides the visitor's own browser (issue 26). A shared cache (a proxy,
+# a CDN, a club's Varnish) keeps an answer by its address unless told otherwise; a stranger
+# with no key then got a game's state, its secret link among it. So every answer that depends
+# on who asks is `private` (no shared cache keeps it) and names in Vary what decides it:
+#   X-Game-Key: the API's game answers open with it (web/access.open_game_link);
+#   X-Table-Code: a club's table level, on its pages as in its API (web/access.club_level);
+#   Cookie: the session's sign-in, table links and games.
+# API answers are a client's data, kept by no cache at all: `private, no-store`. Pages, the
+# live answer, the phone's scorer and the QR code only `private`: the phone's worker keeps a
+# game's pages for play with no signal (static/sw.js honours no-store, and would drop them).
+PRIVATE_NO_STORE = "private, no-store"
+API_BLUEPRINT = "api"
+API_VARY = ("X-Game-Key", "X-Table-Code", "Cookie")
+PAGE_VARY = ("X-Table-Code", "Cookie")
+# The same for every visitor whatever they send: the app's files and worker, the API's presets
+# and its own description. Any cache may keep them, as their views say.
+SHARED_ENDPOINTS = frozenset(
+    {"static", WORKER_ENDPOINT, "api.openapi", "api.rulesets", "api.ruleset"}
+)
 
 
 def is_document(response: Response) -> bool:
@@ -53,6 +77,29 @@ def is_document(response: Response) -> bool:
     if response.status_code == 304:
         return False
     return response.mimetype in DOCUMENT_TYPES or request.endpoint == WORKER_ENDPOINT
+
+
+def never_keep() -> None:
+    """Mark this request's answer as the organiser's sign-in's: sent no-store (see NO_STORE)."""
+    setattr(g, NEVER_KEPT_MARK, True)
+
+
+def keep_only_where_allowed(response: Response) -> None:
+    """Cache-Control and Vary by the kind of answer (see PRIVATE_NO_STORE, NO_STORE)."""
+    # Popped: two requests in one app context (a test's) must not share the mark.
+    marked = g.pop(NEVER_KEPT_MARK, False)
+    if request.endpoint in SHARED_ENDPOINTS:
+        return
+    if request.blueprint == API_BLUEPRINT:
+        response.headers["Cache-Control"] = PRIVATE_NO_STORE
+        response.vary.update(API_VARY)
+        return
+    if marked or response.mimetype == "text/csv" or request.blueprint in NEVER_KEPT_BLUEPRINTS:
+        response.headers["Cache-Control"] = NO_STORE
+    # What the view said of the visitor's own browser (no-cache, max-age) stands; `private`
+    # keeps it from every cache shared with others.
+    response.cache_control.private = True
+    response.vary.update(PAGE_VARY)
 
 
 class MissingSecretKey(RuntimeError):
@@ -107,6 +154,5 @@ def configure(app: Flask) -> None:
                 response.headers["Strict-Transport-Security"] = STRICT_TRANSPORT_SECURITY
         elif response.is_json:
             response.headers.setdefault("Content-Security-Policy", DATA_CONTENT_SECURITY_POLICY)
-        if response.mimetype == "text/csv" or request.blueprint in NEVER_KEPT_BLUEPRINTS:
-            response.headers["Cache-Control"] = NO_STORE
+        keep_only_where_allowed(response)
         return response

@@ -153,7 +153,7 @@ def world(tmp_path_factory, databases):
                     for which in ("game", "live")
                 }
         for slug in ("priv", "pub"):
-            assert phone.get(f"/clubs/{slug}/table/{made.codes[slug]}").status_code == 302
+            assert phone.post(f"/clubs/{slug}/table/{made.codes[slug]}").status_code == 302
         made.deals_csv = vera.get("/clubs/veras/export/deals.csv?season=all").text
     yield made
     with app.app_context():
@@ -531,7 +531,7 @@ def test_a_replaced_code_gives_no_access(app, client, quick):
     with app.app_context():
         old = clubs.club_by_slug("priv").table_code
     phone = app.test_client()
-    assert phone.get(f"/clubs/priv/table/{old}").status_code == 302
+    assert phone.post(f"/clubs/priv/table/{old}").status_code == 302
     assert phone.get("/clubs/priv/games/new").status_code == 200
     assert client.post("/clubs/priv/settings/table-link").status_code == 302
     with app.app_context():
@@ -564,7 +564,7 @@ def test_the_table_link_lets_a_phone_play_a_public_club(app, client, quick):
     stranger = app.test_client()
     assert stranger.post("/clubs/pub/games/new?ruleset=club", data=start).status_code == 403
     phone = app.test_client()
-    phone.get(f"/clubs/pub/table/{code}")
+    phone.post(f"/clubs/pub/table/{code}")
     game_link, game = started_game(app, phone.post("/clubs/pub/games/new?ruleset=club", data=start))
     deal = {"went_out": "", "s0-books-clean": "1"}
     # Holding the game's link is not the club's table link: watching only.

@@ -813,7 +813,7 @@ def test_replacing_the_table_link(app, client):
         client.get(f"/clubs/{SLUG}/settings").text,
     ).group(1)
     phone = app.test_client()
-    assert phone.get(old).status_code == 302
+    assert phone.post(old).status_code == 302
     assert phone.get(f"/clubs/{SLUG}/games/new?ruleset=club").status_code == 200
     assert client.post(f"/clubs/{SLUG}/settings/table-link").status_code == 302
     new = re.search(
@@ -825,7 +825,7 @@ def test_replacing_the_table_link(app, client):
     # The phone's session still holds the old code: it no longer opens anything.
     assert phone.get(f"/clubs/{SLUG}/games/new?ruleset=club").status_code == 404
     assert phone.get(f"/clubs/{SLUG}/standings").status_code == 404
-    assert phone.get(new).status_code == 302
+    assert phone.post(new).status_code == 302
     assert phone.get(f"/clubs/{SLUG}/games/new?ruleset=club").status_code == 200
 
 

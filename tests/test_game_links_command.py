@@ -101,7 +101,7 @@ def test_an_old_database_keeps_every_game_each_opened_by_its_printed_link(databa
         club_path = links[3].removeprefix("https://scores.example.org")
         assert phone.get(club_path).status_code == 404
         # ... and with the club's table link it opens.
-        assert phone.get("/clubs/thursday/table/thursday-code-0123456789").status_code == 302
+        assert phone.post("/clubs/thursday/table/thursday-code-0123456789").status_code == 302
         assert "Mo" in phone.get(club_path).text
         # A game started after the upgrade gets a secret of its own.
         made = phone.post(

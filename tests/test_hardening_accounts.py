@@ -170,7 +170,7 @@ def _club_with_table_link(app, client) -> str:
     assert made.status_code == 302
     with app.app_context():
         code = clubs.club_by_slug("priv").table_code
-    assert client.get(f"/clubs/priv/table/{code}").status_code == 302
+    assert client.post(f"/clubs/priv/table/{code}").status_code == 302
     client.post("/games/new?ruleset=classic", data={"side0_name": "A", "side1_name": "B"})
     return "priv"
 

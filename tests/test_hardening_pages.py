@@ -49,7 +49,7 @@ def table_phone(app, slug: str):
     with app.app_context():
         code = clubs.club_by_slug(slug).table_code
     phone = app.test_client()
-    assert phone.get(f"/clubs/{slug}/table/{code}").status_code == 302
+    assert phone.post(f"/clubs/{slug}/table/{code}").status_code == 302
     return phone
 
 

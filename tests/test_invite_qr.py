@@ -103,7 +103,7 @@ def club_game(app) -> tuple[str, int, str]:
         club = clubs.create_club("Private club", "hidden", olga)
         club_id, code = club.id, club.table_code
     table = app.test_client()
-    assert table.get(f"/clubs/hidden/table/{code}").status_code == 302
+    assert table.post(f"/clubs/hidden/table/{code}").status_code == 302
     return _start_club(table), club_id, code
 
 
@@ -114,7 +114,7 @@ def test_a_club_game_needs_the_clubs_table_link_as_its_scoreboard_does(app, club
     assert _scoreboard_and_picture(stranger, game) == (404, 404)
     # With the club's table link: both open.
     phone = app.test_client()
-    assert phone.get(f"/clubs/hidden/table/{code}").status_code == 302
+    assert phone.post(f"/clubs/hidden/table/{code}").status_code == 302
     assert _scoreboard_and_picture(phone, game) == (200, 200)
     # The phone forgets its games and clubs: both hide it again.
     phone.post("/my-games/forget")

@@ -159,7 +159,7 @@ def club_games(app, monkeypatch):
             started[slug] = Table(made.id, made.secret)
             codes[slug] = club.table_code
     for slug, code in codes.items():
-        assert table.get(f"/clubs/{slug}/table/{code}").status_code == 302
+        assert table.post(f"/clubs/{slug}/table/{code}").status_code == 302
     return SimpleNamespace(games=started, olga=olga, table=table, stranger=stranger)
 
 
@@ -194,7 +194,8 @@ def test_live_answer_is_json_with_an_etag_and_no_cache(client):
         [],
     )
     assert answer.headers["ETag"]
-    assert answer.headers["Cache-Control"] == "no-cache"
+    # Asked again each time; kept by the phone alone, never by a cache shared with others.
+    assert answer.headers["Cache-Control"] == "no-cache, private"
 
 
 def test_same_etag_gets_an_empty_304(client):

@@ -140,7 +140,7 @@ def test_a_club_games_next_game_takes_its_table_link(app):
         made = games.start_game("club", sides, None, None, club, date(2024, 1, 5))
         game, code = Table(made.id, made.secret), club.table_code
     table, stranger = app.test_client(), app.test_client()
-    assert table.get(f"/clubs/thursday/table/{code}").status_code == 302
+    assert table.post(f"/clubs/thursday/table/{code}").status_code == 302
     for _ in range(4):
         assert table.post(f"{game.link}/deals/new", data={"s0-books-clean": "1"}).status_code == 302
     assert play_again(stranger, game, "Eve").status_code == 404

@@ -226,7 +226,7 @@ def private_world(app, client):
         code = club.table_code
     # A club game, started with the table link (so a club table exists, as a stranger can't).
     table = app.test_client()
-    assert table.get(f"/clubs/hidden/table/{code}").status_code == 302
+    assert table.post(f"/clubs/hidden/table/{code}").status_code == 302
     club_game = _start_club(table)
     return {
         "casual": casual,
@@ -464,7 +464,7 @@ def test_a_club_game_on_my_list_needs_the_club_still(app, private_world):
     phone = app.test_client()
     with app.app_context():
         code = db.session.get(Club, private_world["club_id"]).table_code
-    assert phone.get(f"/clubs/hidden/table/{code}").status_code == 302
+    assert phone.post(f"/clubs/hidden/table/{code}").status_code == 302
     assert phone.get(private_world["club_game"]).status_code == 200
     assert "Mo" in phone.get("/").text
     stranger = app.test_client()

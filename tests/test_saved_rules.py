@@ -61,7 +61,7 @@ def table_phone(app):
     phone = app.test_client()
     with app.app_context():
         code = clubs.club_by_slug(SLUG).table_code
-    assert phone.get(f"/clubs/{SLUG}/table/{code}").status_code == 302
+    assert phone.post(f"/clubs/{SLUG}/table/{code}").status_code == 302
     return phone
 
 

@@ -218,7 +218,7 @@ def club(app):
         ids = {"finished": done.id, "playing": playing.id, "saved": saved.id, "members": members}
         code = made.table_code
     table = app.test_client()
-    assert table.get(f"/clubs/thursday/table/{code}").status_code == 302
+    assert table.post(f"/clubs/thursday/table/{code}").status_code == 302
     # Bob deals 1, Zed 2, Ann 3, Bob 4.
     for _ in range(4):
         assert (

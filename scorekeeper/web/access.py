@@ -15,8 +15,13 @@ from flask_login import current_user
 from .. import clubs, games, links
 from ..access import Level, may_correct
 from ..models import Club, Game
+from ..security import never_keep
 
-TABLES = "tables"  # session key: {club slug: table code}
+TABLES = "tables"  # session key: [[club slug, table code]], newest first
+# The clubs whose table links a phone keeps, the newest: the session is a cookie, under 4 KB
+# with the most of everything kept (tests/test_table_links_kept.py). A player belongs to a club
+# or two; a longer list was another site's doing (issue 26: 80 clubs on a victim's home page).
+MY_TABLES_KEPT = 8
 GAMES = "games"  # session key: the secrets of the games this phone started or opened
 SIDES = "sides"  # session key: [[game secret, side this phone last sent a line for]]
 # The newest games a phone keeps in its list: the session is a cookie, and a cookie is small.
@@ -43,6 +48,8 @@ __all__ = [
     "code_matches",
     "game_or_404",
     "forget_my_games",
+    "holds_table_link",
+    "kept_table_code",
     "forget_rules",
     "known_clubs",
     "my_games",
@@ -71,9 +78,12 @@ def organiser():
 def club_level(club: Club) -> Level:
     """The visitor's level in this club."""
     if clubs.is_organiser(club, organiser()):
+        # What this shows, the sign-in alone opened: no phone keeps it past the sign-in.
+        if not holds_table_link(club):
+            never_keep()
         return Level.ORGANISER
     # API clients show the code in a header; people carry it in their session from the link.
-    code = request.headers.get("X-Table-Code") or session.get(TABLES, {}).get(club.slug)
+    code = request.headers.get("X-Table-Code") or kept_table_code(club.slug)
     if isinstance(code, str) and code_matches(club, code):
         return Level.TABLE
     return Level.READ if club.standings_public else Level.NONE
@@ -265,17 +275,44 @@ def require_table(club: Club | None, needed: Level) -> Level:
 
 
 def remember_table(club: Club) -> None:
-    """Keep the table link in this browser's session."""
-    tables = dict(session.get(TABLES, {}))
-    tables[club.slug] = club.table_code
-    session[TABLES] = tables
+    """Keep the table link at the top of this phone's list (only ever on a POST: web/clubs.py)."""
+    kept = _tables()
+    if kept[:1] == [[club.slug, club.table_code]]:
+        return  # already at the top: the session cookie stays as it is
+    kept = [k for k in kept if k[0] != club.slug]
+    # The oldest go when the list is long.
+    session[TABLES] = [[club.slug, club.table_code], *kept][:MY_TABLES_KEPT]
     session.permanent = True
+
+
+def kept_table_code(slug: str) -> str | None:
+    """The table code this phone keeps for the club, if any (current or not)."""
+    return next((code for kept, code in _tables() if kept == slug), None)
+
+
+def holds_table_link(club: Club) -> bool:
+    """Whether this phone keeps the club's current table link."""
+    code = kept_table_code(club.slug)
+    return code is not None and code_matches(club, code)
+
+
+def _tables() -> list[list[str]]:
+    """The table links this phone keeps, as [slug, code], newest first (malformed dropped)."""
+    kept = session.get(TABLES, [])
+    if isinstance(kept, dict):
+        # Kept before issue 26, as {slug: code}, in no order and with no cap: the first few.
+        kept = [[slug, code] for slug, code in kept.items()]
+    return [
+        k
+        for k in (kept if isinstance(kept, list) else [])
+        if isinstance(k, list) and len(k) == 2 and all(isinstance(part, str) for part in k)
+    ][:MY_TABLES_KEPT]
 
 
 def known_clubs() -> list[Club]:
     """Clubs this visitor runs or holds the table link of, for the home page."""
     found = {c.id: c for c in (organiser().clubs if organiser() else [])}
-    for slug in session.get(TABLES, {}):
+    for slug, _ in _tables():
         club = clubs.club_by_slug(slug)
         if club is not None and club_level(club) >= Level.TABLE:
             found.setdefault(club.id, club)

@@ -24,7 +24,15 @@ from .. import rules as engine
 from .. import standings as club_standings
 from ..models import Club, SavedRules
 from ..security import NO_STORE
-from .access import Level, club_level, code_matches, organiser, remember_table, require
+from .access import (
+    MY_TABLES_KEPT,
+    Level,
+    club_level,
+    code_matches,
+    organiser,
+    remember_table,
+    require,
+)
 from .club_forms import (
     ActionForm,
     ClubForm,
@@ -120,15 +128,26 @@ def new():
     return render_template("clubs/new.html", form=form), 422 if form.errors else 200
 
 
-@bp.get("/<slug>/table/<code>")
+@bp.route("/<slug>/table/<code>", methods=["GET", "POST"])
 def table_link(slug: str, code: str):
-    """The table link: whoever holds it may start games and enter deals."""
+    """The table link: whoever holds it may start games and enter deals.
+
+    Opening it (GET) only shows a button; the phone keeps the link when the button is tapped
+    (a POST, with its CSRF token). A GET changes nothing: another site's `<img>` or link could
+    otherwise fill a visitor's session with clubs of its choosing (issue 26).
+    """
     club = clubs.club_by_slug(slug)
     if club is None or not code_matches(club, code):
         abort(404)
-    remember_table(club)
-    flash(f"This phone can now start games and enter deals for {club.name}.")
-    return redirect(url_for(".overview", slug=slug))
+    form = ActionForm()
+    if form.validate_on_submit():
+        remember_table(club)
+        flash(f"This phone can now start games and enter deals for {club.name}.")
+        return redirect(url_for(".overview", slug=slug))
+    status = 422 if request.method == "POST" else 200
+    return render_template(
+        "clubs/table_link.html", club=club, form=form, tables_kept=MY_TABLES_KEPT
+    ), status
 
 
 @bp.get("/<slug>")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, url_for
 
 from .. import games
-from .access import forget_my_games, known_clubs, my_games
+from ..security import never_keep
+from .access import forget_my_games, known_clubs, my_games, organiser
 from .club_forms import ActionForm
 
 bp = Blueprint("home", __name__)
@@ -16,6 +17,9 @@ FINISHED_SHOWN = 10
 @bp.get("/")
 def index():
     """This phone's games in progress and recently finished, and its clubs."""
+    if organiser() is not None:
+        # It lists the clubs the organiser runs: not shown from the phone once signed out.
+        never_keep()
     mine = [games.summary(g) for g in my_games()]
     return render_template(
         "home.html",
