@@ -34,6 +34,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: config, database, blueprints, error pages and commands."""
     # Not every system's MIME table knows the manifest; phones install the app from it.
     mimetypes.add_type("application/manifest+json", ".webmanifest")
+    from . import bodies
+
     app = Flask(
         __name__,
         instance_relative_config=True,
@@ -48,8 +50,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # The address phones reach the server at, for game links printed or drawn as QR codes
         # (e.g. https://scores.example.org); unset, each page uses the address it was asked at.
         PUBLIC_URL=os.environ.get("SCOREKEEPER_URL", ""),
-        # Room for a club's records CSV (5 MB); every other request is far smaller.
-        MAX_CONTENT_LENGTH=6 * 1024 * 1024,
+        # Room for a club's records CSV (5 MB): the largest body of any route. Every other
+        # request is allowed far less (bodies.py gives each its allowance).
+        MAX_CONTENT_LENGTH=bodies.MAX_UPLOAD,
+        MAX_FORM_PARTS=bodies.MAX_FORM_PARTS,
+        MAX_FORM_MEMORY_SIZE=bodies.MAX_FORM_MEMORY_SIZE,
         WTF_CSRF_TIME_LIMIT=None,
     )
     if test_config is None:
@@ -64,6 +69,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(HERE / "migrations"))
+    # First of the hooks: every later one that reads a body reads it bounded.
+    bodies.configure(app)
     security.configure(app)
     compress.configure(app)
     # Behind a proxy, trust its X-Forwarded-For and -Proto (for sign-in limits, HTTPS), but

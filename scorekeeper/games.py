@@ -93,6 +93,10 @@ def entries_from(scores: Any, game: Game) -> list[DealEntry]:
     if not isinstance(scores, list):
         raise DealRefused([Refusal(None, "scores", "Give 'scores': one entry per side.")])
     names = [side.name for side in game.sides]
+    if len(scores) > len(names):
+        # Refused before any is read: a list of a million entries is no deal of this game.
+        message = f"Enter one score for each of the {len(names)} sides, not {len(scores):,}."
+        raise DealRefused([Refusal(None, "scores", message, ((None, "scores"),))])
     entries, refusals = [], []
     for index, entry in enumerate(scores):
         try:

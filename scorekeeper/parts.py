@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete
@@ -24,10 +24,6 @@ from .models import DealPart, Game
 from .rules import DealEntry, DealRefused, Refusal
 from .rules.game import deal_limit_reached
 from .rules.terms import MAX_DEVICE_NAME
-
-# How far ahead of the server's clock a phone's "entered at" may be before it is taken as the
-# server's own time: a phone whose clock runs fast must not win every tie for a side's line.
-CLOCK_SLACK = timedelta(seconds=5)
 
 
 @dataclass(frozen=True)
@@ -166,12 +162,17 @@ def send_line(
     side: int,
     data: Any,
     *,
-    opened_for: int | None = None,
+    opened_for: int,
     device: str | None = None,
     sent_by: str = "Someone",
     entered_at: datetime | None = None,
 ) -> Outcome:
-    """Keep one side's line of the next deal, and save the deal when it is the last one in."""
+    """Keep one side's line of the next deal, and save the deal when it is the last one in.
+
+    `opened_for` is the deal the line was entered for: a line for a deal saved meanwhile is
+    never kept for the next one. `entered_at` is when the phone says it was entered, taken as
+    now if it is later than now.
+    """
     if not access.may_enter(game, level):
         return deals.NotAllowed(access.TO_ENTER)
     if not 0 <= side < len(game.sides):
@@ -185,9 +186,9 @@ def send_line(
         )
     deals.lock(game)
     so_far = games.progress_of(game)
-    if opened_for is not None and opened_for > so_far.next_deal:
+    if opened_for > so_far.next_deal:
         return deals.Refused([deals.not_yet(opened_for, so_far.next_deal)])
-    if opened_for is not None and opened_for != so_far.next_deal:
+    if opened_for != so_far.next_deal:
         # Sent again after its answer was lost: the deal saved holds this very line.
         if 0 < opened_for <= len(game.deals):
             deal = game.deals[opened_for - 1]
@@ -201,8 +202,11 @@ def send_line(
     if full is not None:
         return deals.LimitReached([full])
     number = so_far.next_deal
+    # No line is entered after it arrives: a moment ahead of the server's clock (a phone's
+    # clock running fast, or a client's choosing) counts as now, so it cannot outlast a line
+    # sent after it.
     now = games.now()
-    when = now if entered_at is None or entered_at > now + CLOCK_SLACK else entered_at
+    when = now if entered_at is None else min(entered_at, now)
     rows = deals.lines_in(game, number)
     current = rows.get(side)
     if current is not None:

@@ -30,7 +30,14 @@ BLACK_THREES = {"melded_cards": {"black_three": 2}}  # melded without going out:
 
 
 def send(client, game: dict[str, Any], side: int, headers=None, **body: Any):
-    """The answer to sending side `side`'s line (`entry`, `deal`, `sent_by`, `entered_at`)."""
+    """The answer to sending side `side`'s line (`entry`, `deal`, `sent_by`, `entered_at`).
+
+    A line names its deal: the game's next one as it stands, unless `deal` is given.
+    """
+    if "deal" not in body:
+        with client.application.app_context():
+            held = select(func.count()).select_from(Deal).where(Deal.game_id == game["id"])
+            body["deal"] = db.session.scalar(held) + 1
     return client.put(
         f"/api/v1/games/{game['id']}/deals/next/parts/{side}",
         json=body,

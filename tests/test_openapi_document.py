@@ -56,7 +56,7 @@ def test_the_document_is_valid_openapi_3_1(document):
 def test_the_limits_the_app_sets_are_documented(document):
     """413 where the app caps a body's size; and without a cap, no 413 is promised."""
     post = document["paths"]["/api/v1/games"]["post"]["responses"]
-    assert "6,291,456 bytes" in post["413"]["description"]
+    assert "262,144 bytes" in post["413"]["description"]  # the API's own, not the upload's
     assert "32 levels" in post["400"]["description"]
     assert "413" not in openapi_document()["paths"]["/api/v1/games"]["post"]["responses"]
 
@@ -384,7 +384,7 @@ def test_the_generated_client_sends_each_sides_line(api_client):
     listed = api("get_lines").sync(game_id, client=client, x_game_key=key)
     assert listed.to_dict() == kept.parsed.to_dict()
 
-    theirs = models.PartBody(entry=models.Entry(books=models.EntryBooks(dirty=1)))
+    theirs = models.PartBody(entry=models.Entry(books=models.EntryBooks(dirty=1)), deal=1)
     done = api("send_line").sync_detailed(game_id, 1, client=client, body=theirs, x_game_key=key)
     assert done.status_code == 201, done.content
     # 500 + 200 = 700; 300

@@ -225,7 +225,8 @@ NOT_JSON = {"data": "scores", "content_type": "text/plain"}
 TOO_LARGE = {"data": b'{"scores": "' + b"x" * (7 << 20) + b'"}', "content_type": "application/json"}
 NOT_AN_OBJECT = {"json": [1, 2]}
 BLANK_DEAL = {"json": {"scores": [{}, {}]}}
-BLANK_LINE = {"json": {"entry": {}}}
+# A line names its deal (issue 26): 2 is the next deal of the finished game and the club's.
+BLANK_LINE = {"json": {"entry": {}, "deal": 2}}
 LINE = "/api/v1/games/{}/deals/next/parts/0"
 LINES = "/api/v1/games/{game_id}/deals/next/parts"
 TWO_SIDES = [{"name": "A"}, {"name": "B"}]
@@ -258,7 +259,7 @@ ANSWERS = [
     _answer(LINE.format(GAMES), "PUT", 403, **BLANK_LINE),
     _answer(LINE.format(1), "PUT", 413, **TOO_LARGE),
     _answer("/api/v1/games/1/deals/next/parts/2", "PUT", 404, **BLANK_LINE),
-    _answer(LINE.format(2), "PUT", 422, json={"entry": {}, "entered_at": "noon"}),
+    _answer(LINE.format(2), "PUT", 422, json={"entry": {}, "deal": 1, "entered_at": "noon"}),
     _answer(LINE.format(GAMES - 1), "PUT", 409, **BLANK_LINE),
 ]
 

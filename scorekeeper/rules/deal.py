@@ -16,6 +16,7 @@ from .terms import (
     CARD_LABELS,
     EXTRA_BONUSES,
     FIELD_LABELS,
+    MAX_ERRORS_LISTED,
     MAX_FIGURE,
     signed,
 )
@@ -123,18 +124,48 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+class _Refusals:
+    """An entry's refusals: the first MAX_ERRORS_LISTED written out, any more only counted."""
+
+    def __init__(self, side: int | None) -> None:
+        self.side = side
+        self.listed: list[Refusal] = []
+        self.left_out = 0
+
+    @property
+    def full(self) -> bool:
+        """Whether a further refusal is only counted (so its words need not be made)."""
+        return len(self.listed) >= MAX_ERRORS_LISTED
+
+    def __call__(self, name: str, message: str) -> None:
+        if self.full:
+            self.left_out += 1
+        else:
+            self.listed.append(Refusal(self.side, name, message))
+
+    def count(self) -> None:
+        """One more refusal, counted without its words."""
+        self.left_out += 1
+
+    def all(self) -> list[Refusal]:
+        """The refusals listed, and one that says how many more there are (about no figure)."""
+        if not self.left_out:
+            return self.listed
+        more = f"{self.left_out:,} more of its figures are refused too (not listed one by one)."
+        return [*self.listed, Refusal(self.side, "", more, ())]
+
+
 def _parse(data: Any, side: int | None) -> DealEntry:
-    refusals: list[Refusal] = []
-
-    def refuse(name: str, message: str) -> None:
-        refusals.append(Refusal(side, name, message))
-
+    refuse = _Refusals(side)
     if not isinstance(data, Mapping):
         raise DealRefused([Refusal(side, "", "An entry must be a set of named figures.")])
     values: dict[str, Any] = {}
     for name, value in data.items():
         if name not in ENTRY_FIELDS:
-            refuse(str(name), f"'{name}' is not a figure of a deal entry.")
+            if refuse.full:
+                refuse.count()  # a body of thousands of unknown keys: counted, not each worded
+            else:
+                refuse(str(name), f"'{name}' is not a figure of a deal entry.")
         elif name == "went_out":
             if not isinstance(value, bool):
                 refuse(name, f"Went out must be true or false, not {value!r}.")
@@ -148,12 +179,12 @@ def _parse(data: Any, side: int | None) -> DealEntry:
     for points, cards in (("melded_points", "melded_cards"), ("leftover_points", "leftover_cards")):
         if values.get(points) is not None and values.get(cards):
             refuse(cards, f"Give {FIELD_LABELS[points]} or count the cards, not both.")
-    if refusals:
-        raise DealRefused(refusals)
+    if refuse.listed:
+        raise DealRefused(refuse.all())
     return DealEntry(**values)
 
 
-def _whole(name: str, label: str, value: Any, refuse) -> bool:
+def _whole(name: str, label: str, value: Any, refuse: _Refusals) -> bool:
     if not _is_int(value):
         refuse(name, f"{label.capitalize()} must be a whole number, not {value!r}.")
         return False
@@ -166,7 +197,7 @@ def _whole(name: str, label: str, value: Any, refuse) -> bool:
     return True
 
 
-def _parse_counts(name: str, value: Any, refuse) -> dict[str, int]:
+def _parse_counts(name: str, value: Any, refuse: _Refusals) -> dict[str, int]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
@@ -184,7 +215,11 @@ def _parse_counts(name: str, value: Any, refuse) -> dict[str, int]:
     for kind, number in value.items():
         path = f"{name}.{kind}"
         if kind not in universe:
-            refuse(path, f"'{kind}' is not one of the {FIELD_LABELS[name]}: {', '.join(universe)}.")
+            if refuse.full:
+                refuse.count()
+            else:
+                known = ", ".join(universe)
+                refuse(path, f"'{kind}' is not one of the {FIELD_LABELS[name]}: {known}.")
         elif _whole(path, _kind_label(name, labels[kind]), number, refuse):
             counts[kind] = number
     return counts

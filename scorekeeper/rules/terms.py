@@ -109,6 +109,10 @@ MAX_DEAL_LIMIT = 1_000
 DEALS_PER_PAGE = 100
 MAX_SIDES = 12
 MAX_PLAYERS_PER_SIDE = 6
+# The most refusals one answer lists: every figure of a deal of three sides (29 a side), each
+# wrong, and more. Past it a refusal is counted, not written: a body of 400,000 unknown keys
+# once cost 12 s and a 62 MB answer listing each.
+MAX_ERRORS_LISTED = 100
 
 # Names: sides, players, members, seasons and organisers' usernames.
 MAX_NAME = 60

@@ -8,18 +8,25 @@ from datetime import UTC, date, datetime
 from itertools import islice
 from typing import Any, NoReturn
 
-from flask import Blueprint, abort, current_app, jsonify, make_response, request, url_for
-from werkzeug.exceptions import BadRequest
+from flask import Blueprint, abort, jsonify, make_response, request, url_for
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from .. import clubs, deals, games, links, parts, standings
 from .. import rules as engine
+from ..bodies import MAX_JSON_BODY
 from ..models import Club, Game, SavedRules
 from ..names import cleaned
 from ..rules import Progress, Refusal
 from ..rules.deal import KIND_FIELDS
 from ..rules.game import deal_limit_reached
 from ..rules.limits import CARD_FIELDS
-from ..rules.terms import DEALS_PER_PAGE, MAX_DEVICE_NAME
+from ..rules.terms import (
+    DEALS_PER_PAGE,
+    MAX_DEVICE_NAME,
+    MAX_ERRORS_LISTED,
+    MAX_PLAYERS_PER_SIDE,
+    MAX_SIDES,
+)
 from .access import Level, game_or_404, refuse, require, require_game
 from .invite import base_url
 from .openapi import openapi_document
@@ -29,6 +36,16 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 # is no request of this API, and is refused before anything walks it.
 MAX_DEPTH = 32
 TOO_DEEP = f"The body nests too deeply: more than {MAX_DEPTH} levels of [ and {{."
+# bodies.MAX_JSON_BODY: four times the largest body a client of this API sends.
+TOO_LARGE = (
+    f"The body is over {MAX_JSON_BODY:,} bytes, the most this API reads: nothing of it was "
+    "read. No game, deal or line is near that size."
+)
+# A line names the deal it is for, so that it is never kept for another (issue 26).
+NO_DEAL = (
+    "deal is required: the number of the deal the line is for (the game's next_deal when it "
+    "was read), so that a line is never kept for another deal."
+)
 # A deal number, as the game JSON's deals_from takes it; longer is no deal any game holds.
 DEAL_NUMBER = re.compile(r"[0-9]{1,9}")
 # A moment as RFC 3339 writes it (section 5.6): a date, a time, and its offset from UTC.
@@ -97,7 +114,12 @@ def refused(refusals: list[Refusal], status: int = 422, into: Body | None = None
     `into` is the shape of the body the refusals are about (None: they are about no figure of
     a body, but a header, the query or the game); `sent` is the body itself.
     """
-    return jsonify(errors=[_error(r, into, sent) for r in refusals]), status
+    listed = refusals[:MAX_ERRORS_LISTED]
+    answer: dict[str, Any] = {"errors": [_error(r, into, sent) for r in listed]}
+    if len(refusals) > len(listed):
+        # Only the first are written out: a body refused a million times answers in a few KB.
+        answer["errors_left_out"] = len(refusals) - len(listed)
+    return jsonify(answer), status
 
 
 def _error(refusal: Refusal, into: Body | None, sent: Any) -> dict[str, Any]:
@@ -121,6 +143,11 @@ def body() -> dict[str, Any]:
     """The request's JSON object; 415 if it is not JSON, 400 if it does not parse or nests deep."""
     if not request.is_json:
         abort(415)
+    allowed = request.max_content_length
+    if request.content_length is None and allowed and len(request.get_data()) >= allowed:
+        # Sent in chunks, with no length: Werkzeug stops reading at the allowance, so a body
+        # that filled it ran past it. Refused as one sent with its length would have been.
+        raise RequestEntityTooLarge()
     try:
         data = request.get_json()
     except RecursionError:
@@ -152,6 +179,12 @@ def _nests_deeper(data: Any, limit: int) -> bool:
     return False
 
 
+@bp.errorhandler(RequestEntityTooLarge)
+def too_large(_exc: RequestEntityTooLarge):
+    """A body past the API's allowance (bodies.py): 413, naming the limit."""
+    return refused([Refusal(None, "body", TOO_LARGE)], 413)
+
+
 def _too_deep() -> NoReturn:
     """Stop with a 400 that says why the body was not read."""
     abort(make_response(refused([Refusal(None, "body", TOO_DEEP)], 400)))
@@ -171,7 +204,8 @@ def _deals_from() -> int:
 @bp.get("/openapi.json")
 def openapi():
     """The OpenAPI document of this API."""
-    return jsonify(openapi_document(current_app.config.get("MAX_CONTENT_LENGTH"), MAX_DEPTH))
+    # What bodies.py allows this request is what it allows every request of this API.
+    return jsonify(openapi_document(request.max_content_length, MAX_DEPTH))
 
 
 @bp.get("/rulesets")
@@ -272,16 +306,28 @@ def _saved_for_game(data: dict[str, Any], club: Club | None) -> SavedRules | Non
 
 
 def _sides(value: Any) -> list[games.SideSetup]:
+    """The sides as sent, each read only as far as a game could hold it (one refusal a side)."""
     if not isinstance(value, list) or len(value) < 2:
         raise games.GameRefused(
             [Refusal(None, "sides", "Give at least two sides, each with a name.")]
         )
+    if len(value) > MAX_SIDES:
+        # Refused before any side is read: each would only be refused again.
+        message = f"A game has at most {MAX_SIDES} sides, not {len(value):,}."
+        raise games.GameRefused([Refusal(None, "sides", message)])
     sides, refusals = [], []
     for index, side in enumerate(value):
         name = side.get("name") if isinstance(side, dict) else None
         players = side.get("players", []) if isinstance(side, dict) else None
         if not isinstance(name, str):
             refusals.append(Refusal(index, "name", f"Side {index + 1} needs a name (text)."))
+        elif isinstance(players, list) and len(players) > MAX_PLAYERS_PER_SIDE:
+            # One refusal for the side, its players unread: not one for each of a million.
+            message = (
+                f"Side {index + 1} has {len(players):,} players: a side has 1 to "
+                f"{MAX_PLAYERS_PER_SIDE}."
+            )
+            refusals.append(Refusal(index, "players", message))
         elif not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             refusals.append(Refusal(index, "players", f"{name}: players must be a list of names."))
         else:
@@ -359,6 +405,9 @@ def next_lines(game_id: int):
 def _line_sent(data: dict[str, Any]) -> dict[str, Any]:
     """The deal a line was for, who sent it and when it was entered; 422 if not as documented."""
     number, name, moment = _deal_number(data, "line"), data.get("sent_by"), data.get("entered_at")
+    if number is None:
+        # Without it a line raced the whole deal and was saved into it, or into the next one.
+        _reject("deal", NO_DEAL, data)
     if name is not None and not isinstance(name, str):
         _reject("sent_by", "sent_by is the name of whoever sent the line (text).", data)
     return {
@@ -369,7 +418,7 @@ def _line_sent(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _deal_number(data: dict[str, Any], what: str) -> int | None:
-    """The number of the deal the body is for (optional); 422 naming /deal if it is none."""
+    """The number of the deal the body is for (None if not sent); 422 naming /deal if not one."""
     number = data.get("deal")
     if number is not None and not (
         isinstance(number, int) and not isinstance(number, bool) and 0 < number < 10**9

@@ -23,6 +23,9 @@ DEVICE = re.compile(r"[0-9a-f]{32}")
 NUMBER = re.compile(r"[1-9][0-9]{0,8}")
 # When the line was entered, as the phone's clock gives it: milliseconds since 1970.
 MILLISECONDS = re.compile(r"[0-9]{1,15}")
+# The line's form always names its deal (the page fills it in): one that does not is no line
+# this app's pages sent, and is never kept for whatever deal is next.
+NO_DEAL = "This line names no deal: open the line again from the scoreboard and send it."
 
 
 @bp.route("/t/<secret>/deals/next/<int:side>", methods=["GET", "POST"])
@@ -38,7 +41,9 @@ def line(game_id: int, side: int):
     if not DEVICE.fullmatch(form.idempotency_key.data or ""):
         form.idempotency_key.data = uuid.uuid4().hex
     problems: list[str] = []
-    if form.validate_on_submit():
+    if request.method == "POST" and opened_for is None:
+        problems = [NO_DEAL]
+    elif form.validate_on_submit() and opened_for is not None:
         entry = entries_data(form, games.rules_of(game), len(game.sides))[side]
         outcome = parts.send_line(
             game, level, side, entry, opened_for=opened_for, **_sender(request.form)

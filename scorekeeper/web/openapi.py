@@ -34,8 +34,11 @@ from ..rules.terms import (
     MAX_DEAL_LIMIT,
     MAX_DECKS,
     MAX_DEVICE_NAME,
+    MAX_ERRORS_LISTED,
     MAX_NAME,
+    MAX_PLAYERS_PER_SIDE,
     MAX_RULE_NUMBER,
+    MAX_SIDES,
     MELDED_BLACK_THREES,
 )
 
@@ -284,7 +287,8 @@ def _with_body(
     }
     if max_body:
         common["413"] = _errors(
-            f"The body is larger than the server takes ({max_body:,} bytes): nothing was read"
+            f"The body is larger than the API reads ({max_body:,} bytes, a few times the "
+            "largest game, deal or line): nothing was read (field body)"
         )
     return dict(sorted({**common, **responses}.items()))
 
@@ -588,7 +592,13 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                         },
                     },
                 },
-            }
+            },
+            "errors_left_out": {
+                "type": "integer",
+                "minimum": 1,
+                "description": f"Only the first {MAX_ERRORS_LISTED} errors are listed: how "
+                "many more there were. Absent when every error is listed",
+            },
         },
     }
     game_setup = {
@@ -604,12 +614,17 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
             "sides": {
                 "type": "array",
                 "minItems": 2,
+                "maxItems": MAX_SIDES,
                 "items": {
                     "type": "object",
                     "required": ["name"],
                     "properties": {
                         "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
-                        "players": {"type": "array", "items": {"type": "string"}},
+                        "players": {
+                            "type": "array",
+                            "maxItems": MAX_PLAYERS_PER_SIDE,
+                            "items": {"type": "string"},
+                        },
                     },
                 },
             },
@@ -693,7 +708,7 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
     }
     part_body = {
         "type": "object",
-        "required": ["entry"],
+        "required": ["entry", "deal"],
         "properties": {
             "entry": {
                 **_ref("Entry"),
@@ -704,8 +719,9 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                 "minimum": 1,
                 "maximum": 10**9 - 1,
                 "description": "The deal the line was entered for (the game's next_deal when "
-                "it was read). If that deal was saved meanwhile, the line is refused with 409; "
-                "without it, the line is for whatever deal is next",
+                "it was read). Required: a line is never kept for another deal. If that deal "
+                "was saved meanwhile, the line is refused with 409 (or, the same line as the "
+                "deal saved holds, answered as saved)",
             },
             "sent_by": {
                 "type": "string",
@@ -718,8 +734,8 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                 "format": "date-time",
                 "description": "When the line was entered on the client (RFC 3339, with its "
                 "offset: 2026-04-30T19:05:00Z): of two lines sent for one side, the one entered "
-                "later stands, whichever arrives last. Without it, or ahead of the server's "
-                "clock, the moment it arrives",
+                "later stands, whichever arrives last. Without it, or any moment ahead of the "
+                "server's clock, the moment it arrives",
             },
         },
     }
@@ -1046,9 +1062,10 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                                 "with the lines in so far (say two sides went out: the other "
                                 "side's line then shows the problem). "
                                 f"{POINTERS}: /entry/melded_cards/black_three, /entry/went_out; "
-                                "another side's figure is left out of inputs. Also a `deal`, "
-                                "`sent_by` or `entered_at` not as documented (/deal, /sent_by, "
-                                "/entered_at), or a deals_from that is not a deal number."
+                                "another side's figure is left out of inputs. Also a `deal` "
+                                "missing, or a `deal`, `sent_by` or `entered_at` not as "
+                                "documented (/deal, /sent_by, /entered_at), or a deals_from "
+                                "that is not a deal number."
                             ),
                             "429": TOO_MANY,
                         },

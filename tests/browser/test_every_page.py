@@ -104,8 +104,15 @@ SENDING_PHONE = "a" * 32
 
 def send_line(game, side: int, entry: DealEntry, sent_by: str, kept=parts.LineKept) -> None:
     """A side's line of the next deal, sent from its own phone (kept, or refused as expected)."""
+    next_deal = games.progress_of(game).next_deal
     outcome = parts.send_line(
-        game, Level.TABLE, side, entry.to_dict(), device=SENDING_PHONE, sent_by=sent_by
+        game,
+        Level.TABLE,
+        side,
+        entry.to_dict(),
+        opened_for=next_deal,
+        device=SENDING_PHONE,
+        sent_by=sent_by,
     )
     assert isinstance(outcome, kept), outcome
 

@@ -1,0 +1,59 @@
+"""How large a request body the app reads: the one home of each body limit.
+
+Werkzeug refuses a body past `request.max_content_length` with 413 before reading a byte of
+it (or, sent without a length, as soon as it runs past). Every request gets the allowance of
+what it is: an API call's JSON, a page's form, or the one upload a club makes. A body is
+refused before it is parsed, so no request makes the app hold more than its allowance's worth
+of parsed keys, fields or names (issue 26: 5.75 MB of players cost a worker 42 s and 1.35 GB).
+"""
+
+from __future__ import annotations
+
+from flask import Flask, request
+
+# A club's records CSV (csvimport.MAX_BYTES, 5 MB) with its form around it: the largest body
+# any route takes, and the app's MAX_CONTENT_LENGTH. Only the upload gets it.
+MAX_UPLOAD = 6 * 1024 * 1024
+# The largest body a legitimate API client sends is a new game of MAX_SIDES (12) sides of
+# MAX_PLAYERS_PER_SIDE (6) players, every name MAX_NAME (60) characters each written as a
+# \\ud83c\\udca1 pair, with a preset's every rule and indented: 65,278 bytes. A deal of 12 sides
+# with every figure filled is 12,282 and a line 1,517 (tests/test_request_bounds.py builds
+# them). Four times the largest, so that no client ever meets it; a body of only unknown keys
+# this size parses to some 37,000 keys, which costs a worker milliseconds.
+MAX_JSON_BODY = 256 * 1024
+# The largest legitimate form is a new game of MAX_SIDES_ON_FORM (6) sides, each name and
+# player list at its most in 4-byte characters, percent-encoded (12 bytes a character): under
+# 30 KB with the house rules. Four times that. A form this size of empty fields (a&a&...) is
+# 65,536 fields, which Werkzeug parses in some 30 ms.
+MAX_FORM_BODY = 128 * 1024
+# Fields of a multipart form (Werkzeug's own default): the deal form of 6 sides, the largest,
+# has under 200; a form of more is no form of this app.
+MAX_FORM_PARTS = 1_000
+# The upload's form parts that are not the file (the CSRF token) are small: at most a form's.
+MAX_FORM_MEMORY_SIZE = MAX_FORM_BODY
+# The routes that take MAX_UPLOAD, as multipart/form-data only: the records CSV's import page.
+UPLOADS = frozenset({"clubs.import_records"})
+UPLOAD_TYPE = "multipart/form-data"
+
+
+def allowance(path: str, endpoint: str | None, mimetype: str, most: int | None) -> int:
+    """The most bytes of body this request may send (`most`: the app's MAX_CONTENT_LENGTH)."""
+    if endpoint in UPLOADS and mimetype == UPLOAD_TYPE:
+        return most or MAX_UPLOAD
+    limit = MAX_JSON_BODY if path.startswith("/api/") else MAX_FORM_BODY
+    return min(limit, most) if most else limit
+
+
+def configure(app: Flask) -> None:
+    """Give each request its allowance before anything reads its body.
+
+    Call first: CSRFProtect's check reads a form, and SQLite's writer queue (db.py) reads every
+    body that writes, each in a hook of its own that must find the allowance set.
+    """
+
+    @app.before_request
+    def bound_the_body() -> None:
+        """This request's allowance, before any hook or view reads its body."""
+        request.max_content_length = allowance(
+            request.path, request.endpoint, request.mimetype, app.config.get("MAX_CONTENT_LENGTH")
+        )
