@@ -372,6 +372,9 @@ def correct_deal(
         return NoSuchDeal(number)
     if not access.may_correct(game, level):
         return NotAllowed(access.needed_to_correct(game))
+    frozen = correction_refused(game)
+    if frozen is not None:
+        return LimitReached([frozen])
     refusal = _version_refusal(version, number)
     if refusal is not None:
         return Refused([refusal])
@@ -404,6 +407,11 @@ def correct_deal(
     db.session.refresh(deal, ["version"])
     _store(game, deal, entries, progress, sent_by)
     return Saved(deal)
+
+
+def correction_refused(game: Game) -> Refusal | None:
+    """Why none of this game's deals may be corrected (it holds more than a game may); or None."""
+    return engine.too_long_to_change(games.rules_of(game), len(game.deals))
 
 
 def _version_refusal(version: Any, number: int) -> Refusal | None:
@@ -462,6 +470,9 @@ def preview_deal(
         so_far = games.progress_of(game)
         rules, sides = games.rules_of(game), games.sides_of(game)
         return engine.extend(rules, game.decks, sides, so_far, entries).deals[-1]
+    frozen = correction_refused(game)
+    if frozen is not None:
+        raise DealRefused([frozen])
     progress = engine.correct_deal(
         games.rules_of(game),
         game.decks,

@@ -51,13 +51,13 @@ def now() -> datetime:
 
 
 def rules_of(game: Game) -> RuleSet:
-    """The game's rule set with its house rules."""
-    return engine.ruleset(game.ruleset, game.house_rules or None)
+    """The game's rule set with its house rules (held to today's ceilings: a game still opens)."""
+    return engine.saved_ruleset(game.ruleset, game.house_rules or None)
 
 
 def rules_of_saved(saved: SavedRules) -> RuleSet:
-    """A club's saved rule set as the engine plays it."""
-    return engine.ruleset(saved.ruleset, saved.house_rules or None)
+    """A club's saved rule set as the engine plays it (held to today's ceilings)."""
+    return engine.saved_ruleset(saved.ruleset, saved.house_rules or None)
 
 
 def same_rules(saved: SavedRules, ruleset_key: str, house_rules: Mapping[str, Any]) -> bool:
@@ -85,7 +85,22 @@ def sides_of(game: Game) -> list[engine.Side]:
 
 def entries_of(game: Game) -> list[list[DealEntry]]:
     """Every saved deal's entries, in deal and side order."""
-    return [[DealEntry.from_dict(score.entry) for score in deal.scores] for deal in game.deals]
+    return [[_entry_of(score) for score in deal.scores] for deal in game.deals]
+
+
+# Each score's entry is read once per request, however often the game's entries are asked for
+# (a save asks twice: to replay the game, then for the sides' figures). Kept beside the entry it
+# was read from, so a score given a new entry (a correction) is read afresh.
+_ENTRY = "_scoresheet_entry"
+
+
+def _entry_of(score: DealScore) -> DealEntry:
+    kept = getattr(score, _ENTRY, None)
+    if kept is not None and kept[0] is score.entry:
+        return kept[1]
+    entry = DealEntry.from_dict(score.entry)
+    setattr(score, _ENTRY, (score.entry, entry))
+    return entry
 
 
 def entries_from(scores: Any, game: Game) -> list[DealEntry]:
@@ -309,8 +324,11 @@ def start_game(
 
     In a club game, a player whose name is a member's is that member; anyone else is a guest.
     `saved_rules` is the club's saved rule set the game starts from: the caller passes its
-    preset and numbers, which the game keeps; `first_dealer` is the seat of the first dealer.
+    preset and numbers, which the game keeps (held to today's ceilings, as every saved rule is
+    read); `first_dealer` is the seat of the first dealer.
     """
+    if saved_rules is not None:
+        house_rules = engine.held_to_ceilings(house_rules)
     rules = rules_for(ruleset_key, house_rules)
     players = sum(max(1, len(side.players)) for side in sides)
     if decks is None:
@@ -491,15 +509,17 @@ def play_again(game: Game, started_by: str = "Someone") -> NextGame:
     if found is not None:
         return found
     saved = game.saved_rules
-    # Saved rules changed since are no longer this game's: the numbers played are what repeat.
-    if saved is not None and not same_rules(saved, game.ruleset, game.house_rules or {}):
+    # Saved rules changed since are no longer this game's: the numbers played are what repeat,
+    # held to today's ceilings (a game from before a ceiling was lowered plays again under it).
+    house_rules = engine.held_to_ceilings(game.house_rules or {}) or {}
+    if saved is not None and not same_rules(saved, game.ruleset, house_rules):
         saved = None
     seats = seats_of(game)
     again = start_game(
         game.ruleset,
         [SideSetup(side.name, [p.name for p in side.players]) for side in game.sides],
         game.decks,
-        dict(game.house_rules or {}) or None,
+        house_rules or None,
         game.club,
         commit=False,
         saved_rules=saved,

@@ -311,7 +311,8 @@
       });
   }
   function refreshPage(state) {
-    return request(window.location.pathname, { credentials: "same-origin" })
+    // The page of deals shown (?deals_to=) is the page fetched again.
+    return request(window.location.pathname + window.location.search, { credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : Promise.reject(); })
       .then(function (html) {
         var next = new DOMParser().parseFromString(html, "text/html").querySelector("main");

@@ -10,12 +10,13 @@ import re
 from typing import Any
 
 import pytest
-from game_links import link
+from game_links import key, link
 from page_reader import read_page
 from sqlalchemy import func, select, update
 
 from scorekeeper import rules as engine
 from scorekeeper.db import db
+from scorekeeper.games import SideSetup, record_game
 from scorekeeper.models import Deal, Game
 from scorekeeper.rules.game import DealLimitReached
 from scorekeeper.rules.terms import DEAL_LIMIT, DEALS_PER_PAGE, MAX_DEAL_LIMIT, MAX_DEALS
@@ -83,13 +84,14 @@ def test_engine_refuses_the_deal_past_the_limit_without_ending_the_game():
     assert "reached its limit of 3 deals" in str(refused.value)
 
 
-def test_the_default_limit_is_200_and_a_house_rule_may_set_it_up_to_1000():
-    """200 unless a house rule says otherwise; past 1,000 or below 1 is refused, naming it."""
-    assert (DEAL_LIMIT, MAX_DEAL_LIMIT) == (200, 1_000)
+def test_the_default_limit_is_100_and_a_house_rule_may_only_lower_it():
+    """100 unless a house rule says fewer (issue 26: it was 200, up to 1,000); past 100 or below
+    1 is refused, naming it."""
+    assert (DEAL_LIMIT, MAX_DEAL_LIMIT) == (100, 100)
     assert MAX_DEALS == 50  # the "end after N deals" knob keeps its own, smaller limit
-    assert all(rules.deal_limit == 200 for rules in engine.PRESETS.values())
-    assert engine.ruleset("classic", {"deal_limit": 1_000}).deal_limit == 1_000
-    for bad in (1_001, 0, "many", True):
+    assert all(rules.deal_limit == 100 for rules in engine.PRESETS.values())
+    assert engine.ruleset("classic", {"deal_limit": 100}).deal_limit == 100
+    for bad in (101, 1_001, 0, "many", True):
         with pytest.raises(engine.RulesError) as refused:
             engine.ruleset("classic", {"deal_limit": bad})
         assert "deal_limit must be" in str(refused.value), bad
@@ -101,12 +103,12 @@ def test_the_default_limit_is_200_and_a_house_rule_may_set_it_up_to_1000():
 def test_the_limit_is_a_house_rule_knob():
     """Listed with the other house rules, so the new-game form and rule card offer it."""
     knobs = {k.path: k for k in engine.knobs(engine.PRESETS["classic"])}
-    assert knobs["deal_limit"].value == 200
+    assert knobs["deal_limit"].value == 100
     assert knobs["deal_limit"].group == "Game"
     changed = engine.PRESETS["classic"].with_house_rules(
-        engine.overrides_from(engine.PRESETS["classic"], {"deal_limit": 500})
+        engine.overrides_from(engine.PRESETS["classic"], {"deal_limit": 50})
     )
-    assert changed.deal_limit == 500
+    assert changed.deal_limit == 50
 
 
 # ------------------------------------------------------------------ (3) the limit, by the API
@@ -128,43 +130,55 @@ def test_the_api_refuses_the_deal_past_the_limit_with_409_and_saves_nothing(clie
     assert deals_saved(client, game["id"]) == 3
 
 
-def test_the_api_refuses_a_limit_past_1000_naming_it(client):
+def test_the_api_refuses_a_limit_past_100_naming_it(client):
     """A house rule past the cap is a 422 that names deal_limit and the cap; no game started."""
     answer = client.post(
         "/api/v1/games",
         json={"ruleset": "ten-thousand", "sides": TEAMS, "rules": {"deal_limit": 5_000}},
     )
     assert answer.status_code == 422
-    assert any("deal_limit" in m and "1,000" in m for m in messages(answer))
+    assert any("deal_limit" in m and "100, not 5,000" in m for m in messages(answer))
     with client.application.app_context():
         assert db.session.scalar(select(func.count()).select_from(Game)) == 0
 
 
-def test_a_game_holds_200_deals_and_its_json_pages_them_100_at_a_time(client):
-    """200 all-zero deals fill a game; the 201st is refused; the JSON lists 100 to a page."""
+def test_a_game_holds_100_deals_and_its_json_pages_them_100_at_a_time(client):
+    """100 all-zero deals fill a game; the 101st is refused; the JSON lists 100 to a page."""
     game = start(client)
     for _ in range(DEAL_LIMIT):
         answer = post_deal(client, game)
         assert answer.status_code == 201
-    # The answer to the 200th deal pages its deals too.
     last = answer.get_json()
     assert len(last["deals"]) == DEALS_PER_PAGE == 100
     refused = post_deal(client, game)
     assert refused.status_code == 409
-    assert any("reached its limit of 200 deals" in m for m in messages(refused))
-    assert deals_saved(client, game["id"]) == 200
+    assert any("reached its limit of 100 deals" in m for m in messages(refused))
+    assert deals_saved(client, game["id"]) == 100
 
     first = state(client, game)
     assert [d["number"] for d in first["deals"]] == list(range(1, 101))
-    assert (first["deals_total"], first["deals_from"]) == (200, 1)
+    assert (first["deals_total"], first["deals_from"]) == (100, 1)
+    assert first["next"] is None
+    later = state(client, game, "?deals_from=51")
+    assert [d["number"] for d in later["deals"]] == list(range(51, 101))
+    # Totals are the whole game's, whichever page is asked for.
+    assert later["sides"] == first["sides"]
+    assert state(client, game, "?deals_from=101")["deals"] == []
+
+
+def test_a_game_from_before_the_ceiling_pages_its_json(app, client):
+    """A game saved with 150 deals (the limit was 200 then) lists them 100 to a page."""
+    with app.app_context():
+        zero = [engine.DealEntry.from_dict({}), engine.DealEntry.from_dict({})]
+        sides = [SideSetup("North", ["Ann", "Bob"]), SideSetup("South", ["Cat", "Dan"])]
+        game = {"id": record_game("ten-thousand", sides, [zero] * 150).id}
+    game["key"] = key(app, game["id"])["X-Game-Key"]
+    first = state(client, game)
+    assert (first["deals_total"], len(first["deals"])) == (150, 100)
     assert first["next"] == f"/api/v1/games/{game['id']}?deals_from=101"
     second = state(client, game, "?deals_from=101")
-    assert [d["number"] for d in second["deals"]] == list(range(101, 201))
+    assert [d["number"] for d in second["deals"]] == list(range(101, 151))
     assert second["next"] is None
-    # Totals are the whole game's, whichever page is asked for.
-    assert second["sides"] == first["sides"]
-    assert state(client, game, "?deals_from=150")["deals"][0]["number"] == 150
-    assert state(client, game, "?deals_from=201")["deals"] == []
 
 
 @pytest.mark.parametrize("bad", ["x", "0", "-1", "1.5", "9" * 40])
@@ -221,24 +235,24 @@ def test_the_pages_say_the_game_is_full_and_offer_no_deal(client):
 def test_the_rule_card_shows_the_limit(client):
     """The preset's card and a game's card (with its house rule) state the limit and the ruling."""
     card = page_text(client.get("/rules/classic"))
-    assert "at most 200 deals" in card
+    assert "at most 100 deals" in card
     assert "no winner" in card
-    game = start(client, deal_limit=300)
+    game = start(client, deal_limit=60)
     game_card = page_text(client.get(f"{link(client, game['id'])}/rules"))
-    assert "at most 300 deals" in game_card
-    assert "Most deals a game holds: 300 (rule set: 200)" in game_card
+    assert "at most 60 deals" in game_card
+    assert "Most deals a game holds: 60 (rule set: 100)" in game_card
 
 
 def test_the_new_game_form_offers_the_limit(client):
-    """The house-rule field is on the form, filled with 200; past 1,000 the form says why."""
+    """The house-rule field is on the form, filled with 100; past 100 the form says why."""
     form = client.get("/games/new?ruleset=ten-thousand")
     data = read_page(form.get_data(as_text=True)).values
-    assert data["rule_deal_limit"] == "200"
+    assert data["rule_deal_limit"] == "100"
     data.update(side0_name="North", side0_players="Ann, Bob", side1_name="South")
-    data.update(side1_players="Cat, Dan", rule_deal_limit="1001")
+    data.update(side1_players="Cat, Dan", rule_deal_limit="101")
     answer = client.post("/games/new", data=data)
     assert answer.status_code == 422
-    assert "deal_limit must be between 1 and 1,000, not 1,001" in page_text(answer)
+    assert "deal_limit must be between 1 and 100, not 101" in page_text(answer)
 
 
 # ------------------------------------------------------------------ (7) a key bound to its figures

@@ -21,10 +21,11 @@ from .game import (
     extend,
     game_over,
     play,
+    too_long_to_change,
 )
 from .house import Knob, knobs, overrides_from
-from .presets import PRESETS, ruleset
-from .ruleset import RulesError, RuleSet
+from .presets import PRESETS, ruleset, saved_ruleset
+from .ruleset import RulesError, RuleSet, held_to_ceilings
 from .seating import Seat, dealer, dealer_seat, seating
 from .terms import BOOK_KINDS, BOOK_LABELS, CARD_CATEGORIES, CARD_LABELS
 
@@ -55,11 +56,14 @@ __all__ = [
     "correct_deal",
     "extend",
     "game_over",
+    "held_to_ceilings",
     "knobs",
     "overrides_from",
     "play",
     "ruleset",
+    "saved_ruleset",
     "score_deal",
     "score_side",
     "sides_involved",
+    "too_long_to_change",
 ]

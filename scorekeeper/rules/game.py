@@ -175,14 +175,40 @@ def deal_limit_reached(rules: RuleSet, progress: Progress) -> Refusal | None:
 
     Reaching the limit does not end the game: no rule of play ended it, so it has no winner.
     """
-    if len(progress.deals) < rules.deal_limit:
+    held = len(progress.deals)
+    if held < rules.deal_limit:
         return None
+    if held > rules.deal_limit:
+        # Only a game from before the limit was lowered (MAX_DEAL_LIMIT) holds more.
+        return Refusal(
+            None,
+            "deal",
+            f"This game holds {held:,} deals, more than the {rules.deal_limit:,} a game may "
+            "hold: no more deals can be entered, and its deals can be read but not corrected. "
+            "It has not ended by its rules, so it has no winner; start a new game to play on.",
+        )
     return Refusal(
         None,
         "deal",
         f"This game has reached its limit of {rules.deal_limit:,} deals: no more deals can be "
         "entered. It has not ended by its rules, so it has no winner; start a new game to play "
         "on.",
+    )
+
+
+def too_long_to_change(rules: RuleSet, deals: int) -> Refusal | None:
+    """Why a game holding more deals than its rules allow takes no correction; None if it may.
+
+    Only a game from before the limit was lowered holds more (up to 1,000 deals): correcting an
+    early deal replays every deal after it while other tables' saves wait, so it is read only.
+    """
+    if deals <= rules.deal_limit:
+        return None
+    return Refusal(
+        None,
+        "deal",
+        f"This game holds {deals:,} deals, more than the {rules.deal_limit:,} a game may hold: "
+        "its deals can be read but not corrected.",
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .ruleset import RuleSet
+from .ruleset import RuleSet, held_to_ceilings
 
 STANDARD_CARDS = {
     "joker": 50,
@@ -220,3 +220,8 @@ PRESETS: dict[str, RuleSet] = {
 def ruleset(key: str, house_rules: dict | None = None) -> RuleSet:
     """A preset by key, with a club's house rules applied (KeyError for an unknown key)."""
     return PRESETS[key].with_house_rules(house_rules)
+
+
+def saved_ruleset(key: str, house_rules: dict | None = None) -> RuleSet:
+    """A saved game's or rule set's rules: as `ruleset`, read held to today's ceilings."""
+    return PRESETS[key].with_house_rules(held_to_ceilings(house_rules))

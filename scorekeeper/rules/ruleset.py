@@ -244,6 +244,21 @@ class RuleSet:
         return data
 
 
+def held_to_ceilings(overrides: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """Saved house rules (a game's, a club's saved rule set's) as today's ceilings read them.
+
+    A ceiling lowered since they were saved must not make them unreadable: a game already played
+    under them still opens. A deal_limit saved above MAX_DEAL_LIMIT (up to 1,000 before issue
+    26) is read as MAX_DEAL_LIMIT; anything else is left for `with_house_rules` to judge.
+    """
+    if not isinstance(overrides, Mapping):
+        return overrides  # type: ignore[return-value]  # not house rules: refused as such
+    limit = overrides.get("deal_limit")
+    if _is_int(limit) and limit > MAX_DEAL_LIMIT:
+        return {**overrides, "deal_limit": MAX_DEAL_LIMIT}
+    return dict(overrides)
+
+
 def _export(value: Any) -> Any:
     if isinstance(value, Mapping):
         return dict(value)

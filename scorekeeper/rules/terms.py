@@ -101,12 +101,24 @@ MAX_RULE_NUMBER = 100_000  # any one number of a house rule
 MAX_DECKS = 20
 MAX_DEALS = 50  # a game that ends after a number of deals
 # How many deals a game may hold at all, whatever its end: a game that never ends (all-zero
-# deals under a target score) must not grow until every request replaying it is slow.
-DEAL_LIMIT = 200
-# The most a house rule may raise that to.
-MAX_DEAL_LIMIT = 1_000
+# deals under a target score) must not grow until every request replaying it is slow. Saving or
+# correcting a deal replays the game so far while other tables' saves wait their turn, so this
+# bounds what one game can cost the others (issue 26: at 1,000 deals of 12 sides a correction of
+# deal 1 took 1 s, and six at once held other tables' saves up for 8 s). No real game comes near
+# it: a game to 10,000 points takes some 6 to 20 deals, a game of N deals ends after at most
+# MAX_DEALS (50), and 100 leaves room for a long night of ties played on.
+DEAL_LIMIT = 100
+# The most a house rule may set that to: the same ceiling, so a house rule may only lower it.
+# Games and saved rule sets from before (a house rule could say up to 1,000) are read held to it
+# (`ruleset.held_to_ceilings`): such a game takes no more deals, and one already holding more
+# deals than this takes no correction either, but opens and reads as it did.
+MAX_DEAL_LIMIT = DEAL_LIMIT
 # The JSON API lists a game's deals this many to an answer.
 DEALS_PER_PAGE = 100
+# The scoreboard page shows a game's newest deals this many at a time, with a link to earlier
+# ones: every deal of a real game (6 to 20 deals to 10,000 points) on one page, and a page of the
+# longest game (12 sides, each deal's breakdown folded in) lists 126 KB of deals, not 630 KB.
+SCOREBOARD_DEALS = 20
 MAX_SIDES = 12
 MAX_PLAYERS_PER_SIDE = 6
 # The most refusals one answer lists: every figure of a deal of three sides (29 a side), each

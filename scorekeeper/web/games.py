@@ -16,6 +16,7 @@ from ..models import Club, Deal, Game
 from ..names import phone_name
 from ..rules import DealRefused, Refusal
 from ..rules.game import deal_limit_reached
+from ..rules.terms import SCOREBOARD_DEALS
 from .access import (
     Level,
     forget_rules,
@@ -174,16 +175,46 @@ def _place_setup(form, rows: list[int], refusals: Sequence[Refusal]) -> list[str
 
 @bp.get("/t/<secret>")
 def scoreboard(game_id: int):
-    """Running totals, what each side needs to open, every deal a tap away, the winner."""
+    """Running totals, what each side needs to open, the newest deals a tap away, the winner.
+
+    `?deals_to=N` shows the page of deals that ends at deal N (see `SCOREBOARD_DEALS`).
+    """
     game = game_or_404(game_id)
     level = require_game(game, Level.READ)
     remember_game(game)
     return _scoreboard_page(game, level)
 
 
+def deal_pages(held: int, asked: str | None) -> tuple[int, int, int | None, int | None]:
+    """The deals a scoreboard page shows (first, last) and the `deals_to` of the pages around it.
+
+    Pages are counted back from the newest deal, so the first page is always the newest deals.
+    `asked` is the `deals_to` argument as sent: a deal number is taken to the page that holds
+    it; anything else (none, not a number, past the last deal) is the newest page.
+    """
+    last = held
+    if asked and DIGITS.fullmatch(asked) and 1 <= int(asked) < held:
+        last = held - (held - int(asked)) // SCOREBOARD_DEALS * SCOREBOARD_DEALS
+    first = max(1, last - SCOREBOARD_DEALS + 1)
+    earlier = first - 1 if first > 1 else None
+    later = last + SCOREBOARD_DEALS if last < held else None
+    return first, last, earlier, later
+
+
+def deal_url(game: Game, number: int) -> str:
+    """The scoreboard at deal `number`: on the page that holds it, opened at its row."""
+    _, last, _, _ = deal_pages(len(game.deals), str(number))
+    to = last if last < len(game.deals) else None
+    return url_for("games.scoreboard", secret=game.secret, deals_to=to, _anchor=f"deal-{number}")
+
+
+bp.add_app_template_global(deal_url, "deal_url")
+
+
 def _scoreboard_page(game: Game, level: Level, problems: Sequence[str] = (), status: int = 200):
     """The scoreboard, with what was refused (if anything) at the top."""
     progress = games.progress_of(game)
+    first, last, earlier, later = deal_pages(len(progress.deals), request.args.get("deals_to"))
     rules = games.rules_of(game)
     table = games.seats_of(game)
     # Who dealt each deal so far, and who deals the next: the deal passes to the left.
@@ -212,7 +243,24 @@ def _scoreboard_page(game: Game, level: Level, problems: Sequence[str] = (), sta
         rules_link=_rules_link(game),
         lines=lines,
         running=parts.running(game, lines) if any(line.is_in for line in lines) else None,
+        shown=progress.deals[first - 1 : last],
+        earlier=_deals_page_url(game, earlier),
+        later=_deals_page_url(game, later),
+        frozen=deals.correction_refused(game),
     ), status
+
+
+def _deals_page_url(game: Game, deals_to: int | None) -> str | None:
+    """The scoreboard's page of deals ending at `deals_to`, at its list; None for no page."""
+    if deals_to is None:
+        return None
+    newest = deals_to >= len(game.deals)
+    return url_for(
+        ".scoreboard",
+        secret=game.secret,
+        deals_to=None if newest else deals_to,
+        _anchor="deals-h",
+    )
 
 
 def _rules_link(game: Game) -> str | None:
@@ -462,6 +510,9 @@ def edit_deal(game_id: int, number: int):
         abort(404)
     if not access.may_correct(game, level):
         refuse(level)
+    frozen = deals.correction_refused(game)
+    if frozen is not None:
+        return _entered(game, _form(game), deals.LimitReached([frozen]))
     form = _form(game)
     problems: list[str] = []
     if request.method == "GET":
@@ -475,12 +526,13 @@ def edit_deal(game_id: int, number: int):
         match outcome:
             case deals.Saved():
                 flash(f"Deal {number} corrected; later totals recomputed.")
-                anchor = f"deal-{number}"
-                return redirect(url_for(".scoreboard", secret=game.secret, _anchor=anchor))
+                return redirect(deal_url(game, number))
             case deals.ChangedMeanwhile(deal):
                 return _conflict(game, deal, form, scores)
             case deals.Refused(refusals):
                 problems = place(form, refusals)
+            case deals.LimitReached():
+                return _entered(game, form, outcome)
             case _:
                 abort(404)  # the deal or the right to correct it went meanwhile
     minimums = games.progress_of(game).deals[number - 1].minimums
