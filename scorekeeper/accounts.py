@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import math
 import re
 from dataclasses import dataclass
@@ -9,9 +11,11 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from importlib.resources import files
 
+from flask import current_app
 from sqlalchemy import delete, func, select, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from .addresses import ADDRESS_LENGTH
 from .db import db
 from .models import LoginAttempt, Organiser
 from .rules.terms import MAX_NAME, MIN_PASSWORD, MIN_USERNAME
@@ -20,14 +24,18 @@ from .rules.terms import MAX_NAME, MIN_PASSWORD, MIN_USERNAME
 USERNAME = re.compile(rf"[A-Za-z0-9._-]{{{MIN_USERNAME},{MAX_NAME}}}")
 # Failures are counted over a day (as long as they are kept), so a patient guesser stays slowed.
 LOGIN_WINDOW = timedelta(days=1)
-# Free failures of one (account, address) pair before it waits 1 s, 2 s, 4 s... per failure.
+# Free failures of one typed username from one address before each further try waits 1 s,
+# 2 s, 4 s... The same for every name, an account's or not: a count that differed (it was 5 for
+# an account, 10 for names with none) told anyone which names have an account.
 LOGIN_FAILURES = 5
-# Free failures with usernames no account has, per address: more than for an account, since a
-# club behind one address mistypes names too, and such a failure never comes near a password.
-UNKNOWN_FAILURES = 10
+# Free failures from one address whatever names are typed, before every sign-in from there
+# waits the same way. It bounds the password checks (each a deliberately slow hash) that one
+# address can ask for by trying name after name; a club behind one address has a few
+# organisers, each slowed by their own typos long before their club is.
+ADDRESS_FAILURES = 50
 LOGIN_MAX_WAIT = timedelta(minutes=15)
-# How a failure with a username no account has is filed: what was typed is never kept.
-UNKNOWN = "?"
+# How many hex digits of the keyed hash a failure is filed under (128 bits: no two names meet).
+FILED_DIGITS = 32
 
 
 class AccountRefused(ValueError):
@@ -52,9 +60,10 @@ class WrongPassword:
 
 @dataclass(frozen=True)
 class MustWait:
-    """Too many failures lately for this account (or unknown names) from this address."""
+    """Too many failures lately for this username from this address (or from it at all)."""
 
     seconds: int
+    whole_address: bool = False  # every name from the address waits, not only this one
 
 
 SignInOutcome = SignedIn | WrongPassword | MustWait
@@ -74,6 +83,25 @@ def common_passwords() -> frozenset[str]:
     )
 
 
+# What people put at the end of a password to pass a rule ("password!"): no help to it.
+TRAILING = "!.?*#@$"
+# A run this long along a line of the keyboard or the alphabet, or of one character, counts as
+# a pattern. Four would catch words ("liberty" holds "erty"); the patterns people pick
+# ("qwerty", "123456", "qazwsx") are longer.
+PATTERN_RUN = 5
+# The lines a guesser walks, each read both ways: the alphabet and the digits in order, the
+# rows of a QWERTY keyboard, and its columns top to bottom ("1qaz2wsx", "qazwsx") or bottom up.
+ORDERED = ("abcdefghijklmnopqrstuvwxyz", "01234567890")
+KEY_ROWS = ("`1234567890-=", "qwertyuiop[]\\", "asdfghjkl;'", "zxcvbnm,./")
+KEY_COLUMNS = ("1qaz", "2wsx", "3edc", "4rfv", "5tgb", "6yhn", "7ujm", "8ik,", "9ol.", "0p;/")
+# How each kind of pattern is named in a refusal.
+PATTERN_WORDS = {
+    "ordered": "letters or digits in order (like abcdef or 654321)",
+    "keyboard": "keys along a row or column of the keyboard (like qwerty or qazwsx)",
+    "repeated": "one character typed over and over",
+}
+
+
 def password_problem(username: str, password: str) -> str | None:
     """Why this password will not do for this username, or None."""
     if len(password) < MIN_PASSWORD:
@@ -88,9 +116,96 @@ def password_problem(username: str, password: str) -> str | None:
             "besides the username."
         )
     common = common_passwords()
-    if lowered in common or rest in common or lowered.rstrip("!.?*#@$") in common:
+    if lowered in common or rest in common or lowered.rstrip(TRAILING) in common:
         return "That password is too common: one of the first that anyone guessing would try."
-    return None
+    return _repeat_problem(lowered.rstrip(TRAILING), common) or _pattern_problem(rest)
+
+
+def _repeat_problem(lowered: str, common: frozenset[str]) -> str | None:
+    """Why a password that is one piece typed again and again will not do, or None."""
+    unit = _repeated_unit(lowered)
+    if unit is None:
+        return None
+    if len(unit) == 1:
+        return "That password is one character typed over and over: a guesser tries that first."
+    # A common password, not a few letters that a list of them also holds ("abc").
+    if len(unit) >= PATTERN_RUN and (unit in common or unit.rstrip(TRAILING) in common):
+        return "That password is a common password typed twice or more: a guesser tries those."
+    return "That password is the same few characters typed again and again: a guesser tries those."
+
+
+def _repeated_unit(text: str) -> str | None:
+    """The shortest piece the text repeats at least twice ("abc" in "abcabcab"), or None."""
+    # The longest border of the whole text (KMP's failure function): the text repeats its
+    # first len(text) - border characters.
+    border = [0] * (len(text) + 1)
+    border[0], k = -1, -1
+    for i, char in enumerate(text):
+        while k >= 0 and text[k] != char:
+            k = border[k]
+        k += 1
+        border[i + 1] = k
+    period = len(text) - border[len(text)]
+    return text[:period] if text and 2 * period <= len(text) else None
+
+
+def _pattern_problem(text: str) -> str | None:
+    """Why a password that is mostly keyboard lines, letters in order or one character will
+    not do, or None: like the username, a pattern does not count towards the length."""
+    found = _patterns(text)
+    left = len(text) - sum(len(run) for run, _ in found)
+    if left >= MIN_PASSWORD:
+        return None
+    _, kind = max(found, key=lambda each: len(each[0]))
+    return (
+        f"That password is mostly {PATTERN_WORDS[kind]}: a guesser tries those early, so they "
+        f"do not count, and it needs {MIN_PASSWORD} characters besides them."
+    )
+
+
+@cache
+def _walks() -> dict[str, str]:
+    """Every piece of a line a guesser walks, at least two characters long, with its kind."""
+    down = KEY_COLUMNS
+    up = tuple(column[::-1] for column in KEY_COLUMNS)
+    # Down every column, up every column, and down and up in turn (1qazxsw2, zaq12wsx).
+    turns = tuple(up[n] if n % 2 else down[n] for n in range(len(down)))
+    other_turns = tuple(down[n] if n % 2 else up[n] for n in range(len(down)))
+    walked = ["".join(side) for side in (down, up, turns, other_turns)]
+    # Each also without the digits' row (qazwsx).
+    columns = (*walked, *("".join(c for c in line if not c.isdigit()) for line in walked))
+    lines = {line: "ordered" for line in ORDERED}
+    for line in (*KEY_ROWS, *columns):
+        lines.setdefault(line, "keyboard")
+    pieces: dict[str, str] = {}
+    for line, kind in lines.items():
+        for text in (line, line[::-1]):
+            for start in range(len(text)):
+                for end in range(start + 2, len(text) + 1):
+                    pieces.setdefault(text[start:end], kind)
+    return pieces
+
+
+def _patterns(text: str) -> list[tuple[str, str]]:
+    """The runs of PATTERN_RUN or more characters along a walked line or of one character, each
+    with its kind, read from the left, each the longest starting where it starts."""
+    walks, found, start = _walks(), [], 0
+    while start < len(text):
+        end = start + 1
+        while end < len(text) and text[end] == text[start]:
+            end += 1
+        best, kind = end, "repeated"
+        end = start + 2
+        while end <= len(text) and text[start:end] in walks:
+            end += 1
+        if end - 1 - start > best - start:
+            best, kind = end - 1, walks[text[start : end - 1]]
+        if best - start >= PATTERN_RUN:
+            found.append((text[start:best], kind))
+            start = best
+        else:
+            start += 1
+    return found
 
 
 def register(username: str, password: str) -> Organiser:
@@ -149,18 +264,22 @@ def authenticate(username: str, password: str) -> Organiser | None:
 
 
 def sign_in(username: str, password: str, address: str) -> SignInOutcome:
-    """Check a sign-in, slowed per (account, address) pair and per address for unknown names."""
-    address = address[:64]
-    organiser = organiser_named(username)
-    filed = organiser.username if organiser is not None else UNKNOWN
+    """Check a sign-in, slowed per (typed username, address) and per address.
+
+    Whether the name is an account's changes nothing the throttle does: every typed name gets
+    the same free failures and the same waits, filed under a keyed hash (what was typed is
+    never stored), so no count of failures tells which names have an account.
+    """
+    address, filed = address[:ADDRESS_LENGTH], filed_name(username)
     wait = _wait(filed, address)
     if wait:
-        return MustWait(wait)
+        return wait
     # Filed before the slow hash check, so that guesses sent side by side count each other;
     # taken back if the password matches.
     attempt = LoginAttempt(username=filed, address=address, at=_now())
     db.session.add(attempt)
     db.session.commit()
+    organiser = organiser_named(username)
     matched = _matches(organiser, password)  # checks a hash whoever the name is
     if organiser is None or not matched:
         _forget_old()
@@ -171,26 +290,50 @@ def sign_in(username: str, password: str, address: str) -> SignInOutcome:
     return SignedIn(organiser)
 
 
+def filed_name(username: str) -> str:
+    """What a failed sign-in is filed under for this typed username: a keyed hash of it.
+
+    Lower-cased and trimmed as accounts are found (organiser_named), so "Olga " and "olga" are
+    one name; keyed with the app's secret key, so the stored hashes cannot be tried against a
+    list of names.
+    """
+    key = str(current_app.secret_key or "").encode()
+    typed = username.strip().lower().encode()
+    return hmac.new(key, typed, hashlib.sha256).hexdigest()[:FILED_DIGITS]
+
+
 def _pair(filed: str, address: str) -> tuple:
-    """The conditions that pick one (account or unknown names, address) pair's failures."""
-    return (func.lower(LoginAttempt.username) == filed.lower(), LoginAttempt.address == address)
+    """The conditions that pick one (typed username, address) pair's failures."""
+    return (LoginAttempt.username == filed, LoginAttempt.address == address)
 
 
-def _wait(filed: str, address: str) -> int:
-    """Whole seconds this pair must still wait before its next try (0: none)."""
+def _wait(filed: str, address: str) -> MustWait | None:
+    """How long this pair (or the whole address) must still wait before its next try, if at all."""
     now = _now()
-    count, last = db.session.execute(
-        select(func.count(), func.max(LoginAttempt.at)).where(
-            *_pair(filed, address), LoginAttempt.at >= now - LOGIN_WINDOW
-        )
+    named = LoginAttempt.username == filed
+    pair, pair_last, everyone, last = db.session.execute(
+        select(
+            func.count().filter(named),
+            func.max(LoginAttempt.at).filter(named),
+            func.count(),
+            func.max(LoginAttempt.at),
+        ).where(LoginAttempt.address == address, LoginAttempt.at >= now - LOGIN_WINDOW)
     ).one()
-    free = UNKNOWN_FAILURES if filed == UNKNOWN else LOGIN_FAILURES
-    if count < free or last is None:
+    for_name = _seconds_left(pair - LOGIN_FAILURES, pair_last, now)
+    for_address = _seconds_left(everyone - ADDRESS_FAILURES, last, now)
+    if not for_name and not for_address:
+        return None
+    return MustWait(max(for_name, for_address), whole_address=for_address > for_name)
+
+
+def _seconds_left(past_free: int, last: datetime | None, now: datetime) -> int:
+    """Whole seconds left of the wait after `past_free` failures beyond the free ones (0: none)."""
+    if past_free < 0 or last is None:
         return 0
     if last.tzinfo is None:
         last = last.replace(tzinfo=UTC)  # SQLite hands back naive times, stored as UTC
     # Doubling per failure past the free ones; the exponent is bounded before 2** grows huge.
-    delay = min(2.0 ** min(count - free, 32), LOGIN_MAX_WAIT.total_seconds())
+    delay = min(2.0 ** min(past_free, 32), LOGIN_MAX_WAIT.total_seconds())
     remaining = (last - now).total_seconds() + delay
     return max(0, math.ceil(remaining - 1e-6))
 

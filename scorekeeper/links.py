@@ -4,20 +4,27 @@ Every game's pages, its live answer and its API are reached only through its sec
 or the API's `X-Game-Key` header). A sequential id alone finds nothing. A wrong secret and a
 game that does not exist take the same single query, so no timing tells them apart. An
 address that keeps missing is refused for a while before its next guess is even looked up.
+
+A club's table code (its table link, or the API's `X-Table-Code` header) is a secret of the
+same kind: a code no club has is a miss against the same allowance. Addresses are counted as
+`addresses.counted_as` says (an IPv6 /64 is one address).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import bindparam, delete, func, select
+from sqlalchemy import bindparam, delete, func, insert, select
 from sqlalchemy.orm import selectinload
 
+from .addresses import ADDRESS_LENGTH
 from .db import db
-from .models import SECRET_LENGTH, Game, LinkMiss
+from .models import SECRET_LENGTH, Club, Game, LinkMiss
 
 # What a secret looks like; anything else is a miss without asking the database.
 SECRET = re.compile(rf"[A-Za-z0-9_-]{{{SECRET_LENGTH}}}")
@@ -25,6 +32,10 @@ SECRET = re.compile(rf"[A-Za-z0-9_-]{{{SECRET_LENGTH}}}")
 # misses a few times; a phone polling a deleted game stops at its first 404 (static/app.js).
 MISS_WINDOW = timedelta(minutes=10)
 MISSES_ALLOWED = 20
+# How long a miss is kept at all (older ones are deleted as new ones come in).
+MISSES_KEPT = timedelta(days=1)
+# The longest table code worth asking about (the column's size): anything longer is no club's.
+CODE_LENGTH = 64
 # The path that opens a game: `/t/<secret>` (for "table").
 LINK_PREFIX = "/t/"
 
@@ -44,7 +55,12 @@ class Found(Opened):
 
 @dataclass(frozen=True)
 class Missed(Opened):
-    """No game has this link (wrong, malformed, or a game since deleted)."""
+    """No game has this link (wrong, malformed, or a game since deleted), or no club the code."""
+
+
+@dataclass(frozen=True)
+class CodeKnown(Opened):
+    """The table code is a club's (the club with this slug, when one is named)."""
 
 
 @dataclass(frozen=True)
@@ -61,16 +77,7 @@ def _lookup(by_id: bool):
     Core columns and bound parameters: the hottest query of all (every live poll asks it) is
     neither rebuilt nor passed through the ORM on each request.
     """
-    misses_table, games = LinkMiss.__table__, Game.__table__
-    misses = (
-        select(func.count())
-        .select_from(misses_table)
-        .where(
-            misses_table.c.address == bindparam("address"),
-            misses_table.c.at >= bindparam("since"),
-        )
-        .scalar_subquery()
-    )
+    games = Game.__table__
     wanted = [games.c.secret == bindparam("secret")]
     if by_id:
         wanted.append(games.c.id == bindparam("game_id"))
@@ -78,10 +85,49 @@ def _lookup(by_id: bool):
         select(column).where(*wanted).scalar_subquery()
         for column in (games.c.id, games.c.club_id, games.c.live_version)
     )
-    return select(misses, *found)
+    return select(_recent_misses(), *found)
+
+
+def _recent_misses():
+    """How often the address (bound as `address`) missed since `since`, as a subquery."""
+    misses = LinkMiss.__table__
+    return (
+        select(func.count())
+        .select_from(misses)
+        .where(misses.c.address == bindparam("address"), misses.c.at >= bindparam("since"))
+        .scalar_subquery()
+    )
 
 
 _BY_SECRET, _BY_SECRET_AND_ID = _lookup(False), _lookup(True)
+# A miss, written only while the address's allowance lasts, in one statement: the row and the
+# count it is checked against cannot be told apart by a guess sent alongside.
+_RECORD_MISS = insert(LinkMiss.__table__).from_select(
+    ["address", "at"],
+    select(
+        bindparam("address", type_=LinkMiss.__table__.c.address.type),
+        bindparam("at", type_=LinkMiss.__table__.c.at.type),
+    ).where(_recent_misses() < bindparam("allowed")),
+)
+# The same, saying whether it wrote the row: psycopg's row count is gone once SQLAlchemy has
+# closed the cursor of an INSERT (SQLite's stays, and SQLite before 3.35 has no RETURNING).
+_RECORD_MISS_RETURNING = _RECORD_MISS.returning(LinkMiss.__table__.c.id)
+# A table code: this address's recent misses, and whether a club (any, or the one with the
+# slug) has the code, in one query.
+_CLUB_TABLE = Club.__table__
+_ANY_CLUB_CODE = select(
+    _recent_misses(),
+    select(_CLUB_TABLE.c.id)
+    .where(_CLUB_TABLE.c.table_code == bindparam("code"))
+    .limit(1)
+    .scalar_subquery(),
+)
+_CLUB_CODE = select(
+    _recent_misses(),
+    select(_CLUB_TABLE.c.table_code)
+    .where(_CLUB_TABLE.c.slug == bindparam("slug"))
+    .scalar_subquery(),
+)
 
 
 def open_link(secret: str, address: str, game_id: int | None = None) -> Opened:
@@ -96,7 +142,7 @@ def open_link(secret: str, address: str, game_id: int | None = None) -> Opened:
     wellformed = isinstance(secret, str) and SECRET.fullmatch(secret) is not None
     # A malformed secret still asks the same question (with a secret no game can have).
     values = {
-        "address": address[:64],
+        "address": address[:ADDRESS_LENGTH],
         "since": now - MISS_WINDOW,
         "secret": secret if wellformed else "",
     }
@@ -112,16 +158,40 @@ def open_link(secret: str, address: str, game_id: int | None = None) -> Opened:
     if missed >= MISSES_ALLOWED:
         return TooManyMisses(_retry_after(address, now))
     if found is None:
-        record_miss(address, now)
-        return Missed()
+        return record_miss(address, now)
     return Found(found, club_id, version or 0)
+
+
+def open_table_code(code: str, address: str, slug: str | None = None) -> Opened:
+    """Whether a table code is a club's (the club with `slug`, if given): a code no club has
+    is a miss against the address's allowance, and a spent allowance checks no code at all.
+
+    A code that is some club's real code is no guess, whichever club it is shown to: only
+    codes no club has (or, on a club's table link, not that club's) are counted.
+    """
+    now = datetime.now(UTC)
+    code = code if isinstance(code, str) and len(code) <= CODE_LENGTH else ""
+    values = {"address": address[:ADDRESS_LENGTH], "since": now - MISS_WINDOW}
+    if slug is None:
+        missed, club_id = db.session.execute(_ANY_CLUB_CODE, {**values, "code": code}).one()
+        known = club_id is not None and code != ""
+    else:
+        missed, kept = db.session.execute(_CLUB_CODE, {**values, "slug": slug}).one()
+        # Compared here, in constant time: the slug is no secret, the code is.
+        known = kept is not None and secrets.compare_digest(code.encode(), kept.encode())
+    db.session.rollback()  # only read: see open_link
+    if missed >= MISSES_ALLOWED:
+        return TooManyMisses(_retry_after(address, now))
+    if not known:
+        return record_miss(address, now)
+    return CodeKnown()
 
 
 def _retry_after(address: str, now: datetime) -> int:
     """Seconds until this address's oldest counted miss leaves the window."""
     oldest = db.session.execute(
         select(func.min(LinkMiss.at)).where(
-            LinkMiss.address == address[:64], LinkMiss.at >= now - MISS_WINDOW
+            LinkMiss.address == address[:ADDRESS_LENGTH], LinkMiss.at >= now - MISS_WINDOW
         )
     ).scalar_one()
     if oldest is None:
@@ -131,12 +201,44 @@ def _retry_after(address: str, now: datetime) -> int:
     return max(1, int((oldest + MISS_WINDOW - now).total_seconds()) + 1)
 
 
-def record_miss(address: str, now: datetime | None = None) -> None:
-    """Remember a link that opened nothing (and forget misses older than a day)."""
+def record_miss(address: str, now: datetime | None = None) -> Missed | TooManyMisses:
+    """Count a link that opened nothing, unless the address's allowance is spent meanwhile.
+
+    Atomic, so that guesses sent at once count each other: of a hundred wrong guesses sent
+    together, exactly MISSES_ALLOWED are recorded (and answered 404), the rest refused. The
+    hit path stays one read (open_link): only a miss writes, in a transaction of its own.
+    """
     now = now or datetime.now(UTC)
-    db.session.execute(delete(LinkMiss).where(LinkMiss.at < now - timedelta(days=1)))
-    db.session.add(LinkMiss(address=address[:64], at=now))
+    address = address[:ADDRESS_LENGTH]
+    values = {"address": address, "at": now, "since": now - MISS_WINDOW, "allowed": MISSES_ALLOWED}
+    if _one_miss_at_a_time(address):
+        recorded = db.session.execute(_RECORD_MISS_RETURNING, values).first() is not None
+    else:
+        recorded = db.session.execute(_RECORD_MISS, values).rowcount == 1
+    if not recorded:
+        db.session.rollback()
+        return TooManyMisses(_retry_after(address, now))
+    db.session.execute(delete(LinkMiss).where(LinkMiss.at < now - MISSES_KEPT))
     db.session.commit()
+    return Missed()
+
+
+def _one_miss_at_a_time(address: str) -> bool:
+    """Make this address's misses queue: the count and the row it allows are written as one.
+    True on PostgreSQL (a lock was taken), False on SQLite.
+
+    SQLite: the insert is the transaction's first statement (open_link ended its read), and a
+    statement that writes first waits for the file's one write lock, then counts what every
+    writer before it committed. PostgreSQL: each transaction counts what was committed when
+    its statement began, so two guesses side by side would both see room for one more; a lock
+    held until commit, on this address alone, makes the second wait for the first.
+    """
+    if db.session.get_bind().dialect.name != "postgresql":
+        return False
+    digest = hashlib.blake2b(f"link-miss {address}".encode(), digest_size=8).digest()
+    key = int.from_bytes(digest, "big", signed=True)  # pg_advisory_xact_lock takes a bigint
+    db.session.execute(select(func.pg_advisory_xact_lock(key)))
+    return True
 
 
 def path_of(game: Game) -> str:

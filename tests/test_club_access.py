@@ -500,7 +500,9 @@ WRONG = [
 @pytest.mark.parametrize("which", WRONG)
 def test_a_wrong_code_gives_no_access(world, which):
     code = _wrong_codes(world)[which]
+    # An address of its own: each wrong code is a miss, and the module's tests share a world.
     phone = world.app.test_client()
+    phone.environ_base["REMOTE_ADDR"] = f"192.0.2.{WRONG.index(which) + 1}"
     assert phone.get(f"/clubs/priv/table/{code}").status_code == 404
     assert phone.get("/clubs/priv").status_code == 404
     assert phone.get("/clubs/priv/games/new").status_code == 404
@@ -521,6 +523,7 @@ def test_a_wrong_code_gives_no_access(world, which):
 
 def test_a_non_ascii_code_is_just_wrong(world):
     phone = world.app.test_client()
+    phone.environ_base["REMOTE_ADDR"] = "192.0.2.50"
     assert phone.get("/clubs/priv/table/caf%C3%A9").status_code == 404
     assert phone.get("/clubs/pub/games/new", headers={"X-Table-Code": "caf\xe9"}).status_code == 403
 
@@ -724,5 +727,6 @@ def test_club_games_stay_off_the_home_page(world):
             assert secret not in home
     # A private club's game refused to a stranger holding its link is not kept for them either.
     stranger = world.app.test_client()
+    stranger.environ_base["REMOTE_ADDR"] = "192.0.2.51"  # not an address the tests spent
     assert stranger.get(f"/t/{world.secrets['priv']['live']}").status_code == 404
     assert world.secrets["priv"]["live"] not in stranger.get("/").text

@@ -9,11 +9,12 @@ from __future__ import annotations
 import secrets
 from typing import NoReturn
 
-from flask import abort, g, request, session
+from flask import Response, abort, after_this_request, g, request, session
 from flask_login import current_user
 
 from .. import clubs, games, links
 from ..access import Level, may_correct
+from ..addresses import counted_as
 from ..models import Club, Game
 from ..security import never_keep
 
@@ -32,10 +33,21 @@ MY_RULES_KEPT = 10
 MY_RULES_CHARACTERS = 2000
 NEW_GAME_LINK = "/games/new?"
 GAME_KEY_HEADER = "X-Game-Key"
+TABLE_CODE_HEADER = "X-Table-Code"
+# The club's table link (`/clubs/<slug>/table/<code>`): its code is checked before the view too.
+TABLE_LINK = "clubs.table_link"
+# Sec-Fetch-Site values for a request that another site's page made the browser send.
+OTHER_SITES = frozenset({"cross-site", "same-site"})
+# The headers from_another_site reads: a game's answer differs by them, so a cache keeps each
+# answer apart by them.
+FETCH_METADATA = ("Sec-Fetch-Site", "Sec-Fetch-Mode", "Sec-Fetch-Dest")
+# Game answers are for this site's own pages: a browser hands none to another site's <img>,
+# <script> or fetch, even one sent without Sec-Fetch-* headers (browsers older than those).
+RESOURCE_POLICY = "same-origin"
 
 
 class LinkRefused(Exception):
-    """Too many wrong game links from this address lately (answered 429 with Retry-After)."""
+    """Too many wrong game links or table codes from this address lately (429, Retry-After)."""
 
     def __init__(self, retry_after: int) -> None:
         super().__init__(f"retry after {retry_after} s")
@@ -46,6 +58,8 @@ __all__ = [
     "Level",
     "club_level",
     "code_matches",
+    "counted_address",
+    "from_another_site",
     "game_or_404",
     "forget_my_games",
     "holds_table_link",
@@ -83,7 +97,7 @@ def club_level(club: Club) -> Level:
             never_keep()
         return Level.ORGANISER
     # API clients show the code in a header; people carry it in their session from the link.
-    code = request.headers.get("X-Table-Code") or kept_table_code(club.slug)
+    code = request.headers.get(TABLE_CODE_HEADER) or kept_table_code(club.slug)
     if isinstance(code, str) and code_matches(club, code):
         return Level.TABLE
     return Level.READ if club.standings_public else Level.NONE
@@ -108,30 +122,77 @@ def require(club: Club, needed: Level) -> Level:
 
 
 def open_game_link(endpoint: str | None, values: dict | None) -> None:
-    """Turn a route's game secret into the game's id before anything else runs, or stop.
+    """Turn a route's game secret into the game's id before anything else runs, or stop; and
+    count a table code that no club has.
 
     Every route with a `<secret>` in its path (pages, forms, live polling), and every API route
     with a `<game_id>` (whose secret comes in the X-Game-Key header), passes here: 404 for a
     wrong or missing secret, 429 once an address has missed too often. Nothing about the game,
-    not even whether it exists, reaches a visitor without its secret. It runs before the CSRF
-    check, so a form posted to a wrong link is a 404 like any other request.
+    not even whether it exists, reaches a visitor without its secret. A table code, shown in the
+    X-Table-Code header or on a club's table link, is a guess of the same kind: one that no club
+    has is a miss against the same allowance, and once it is spent no code is checked (429).
+    It runs before the CSRF check, so a form posted to a wrong link is a 404 like any other
+    request.
     """
-    if not values:
-        return
+    values = values if values is not None else {}
     if "secret" in values:
         secret, game_id = values.pop("secret"), None
     elif "game_id" in values and endpoint and endpoint.startswith("api."):
         secret, game_id = request.headers.get(GAME_KEY_HEADER, ""), values["game_id"]
     else:
+        secret, game_id = None, None
+    on_table_link = endpoint == TABLE_LINK and "code" in values
+    shown_code = request.headers.get(TABLE_CODE_HEADER)
+    if secret is None and not on_table_link and not shown_code:
         return
+    after_this_request(_for_this_site_only)
+    if from_another_site():
+        abort(404)  # looked up nothing, counted nothing
     # The lookup reads, whatever the method: it must not take SQLite's write lock (db._begin)
     # before the request has its writer's turn (db.one_writer_at_a_time).
     g.only_reading = True
     try:
-        opened = links.open_link(secret, _address(), game_id)
+        if secret is not None:
+            _open_game(secret, game_id, values)
+        if on_table_link and not _code_known(values["code"], values.get("slug", "")):
+            abort(404)
+        if shown_code:
+            _code_known(shown_code)  # a wrong one opens nothing: club_level decides the level
     finally:
         g.only_reading = False
-    match opened:
+
+
+def from_another_site() -> bool:
+    """Whether another site's page had the browser send this request, other than by opening it.
+
+    Another site may make a visitor's browser ask for anything from this one, with the visitor's
+    address: 21 `<img>` of made-up game links on any page spent an address's allowance, and the
+    right link from there (a club's wifi, a carrier's shared address) got 429 for ten minutes.
+    A person opening a shared link from another site (a chat, a mail) navigates the whole tab
+    to it (Sec-Fetch-Mode navigate, Dest document): that is looked up and counted as ever. Any
+    other request another site sent (an `<img>`, an iframe, a fetch, a form posted into a frame)
+    is a 404 that looks up nothing and spends nothing. A request without Sec-Fetch-* headers
+    (an API client, a browser older than them) is taken as it comes.
+    """
+    if request.headers.get("Sec-Fetch-Site") not in OTHER_SITES:
+        return False
+    opened_as_a_page = (
+        request.headers.get("Sec-Fetch-Mode") == "navigate"
+        and request.headers.get("Sec-Fetch-Dest") == "document"
+    )
+    return not opened_as_a_page
+
+
+def _for_this_site_only(response: Response) -> Response:
+    """A game's or table code's answer: for this site's pages only, cached apart by site."""
+    response.headers["Cross-Origin-Resource-Policy"] = RESOURCE_POLICY
+    response.vary.update(FETCH_METADATA)
+    return response
+
+
+def _open_game(secret: str, game_id: int | None, values: dict) -> None:
+    """Look the secret up: the game's id into the route's values, else 404 or 429."""
+    match links.open_link(secret, counted_address(), game_id):
         case links.Found(game_id, club_id, version):
             values["game_id"] = game_id
             # For the live poll: whether anything changed, without reading the game again.
@@ -142,9 +203,18 @@ def open_game_link(endpoint: str | None, values: dict | None) -> None:
             abort(404)
 
 
-def _address() -> str:
-    """Who is asking, as the sign-in limits count it (the proxy's word, when trusted)."""
-    return request.remote_addr or "?"
+def _code_known(code: str, slug: str | None = None) -> bool:
+    """Whether a table code is a club's (the slug's club's, if given); 429 once refused."""
+    opened = links.open_table_code(code, counted_address(), slug)
+    if isinstance(opened, links.TooManyMisses):
+        raise LinkRefused(opened.retry_after)
+    return isinstance(opened, links.CodeKnown)
+
+
+def counted_address() -> str:
+    """Who is asking, as every per-address allowance counts it (the proxy's word, when trusted;
+    an IPv6 /64 as one address: addresses.counted_as)."""
+    return counted_as(request.remote_addr)
 
 
 def remember_game(game: Game) -> None:

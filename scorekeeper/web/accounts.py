@@ -13,6 +13,7 @@ from wtforms.validators import DataRequired, Length
 from .. import accounts
 from ..models import Organiser
 from ..rules.terms import MAX_NAME, MAX_PASSWORD, MIN_PASSWORD
+from .access import counted_address
 
 bp = Blueprint("accounts", __name__)
 
@@ -73,13 +74,13 @@ def login():
     """Sign in as an organiser."""
     form = AccountForm()
     if form.validate_on_submit():
-        address = request.remote_addr or "unknown"
-        outcome = accounts.sign_in(form.username.data, form.password.data, address)
+        outcome = accounts.sign_in(form.username.data, form.password.data, counted_address())
         match outcome:
-            case accounts.MustWait(seconds):
+            case accounts.MustWait(seconds, whole_address):
                 unit = "second" if seconds == 1 else "seconds"
+                whose = "" if whole_address else " for this username"
                 form.password.errors.append(
-                    f"Too many failed sign-ins for this username from your address: "
+                    f"Too many failed sign-ins{whose} from your address: "
                     f"wait {seconds} {unit}, then try again."
                 )
                 page, _ = _page(form, signup=False)
