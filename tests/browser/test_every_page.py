@@ -399,11 +399,19 @@ def refused_game(page: Page, world: World) -> None:
     page.wait_for_load_state("networkidle")
 
 
-def table_link(page: Page, world: World, app) -> None:
-    """The table link, opened by a player with no account."""
+def table_link_opened(page: Page, world: World, app) -> None:
+    """The table link, opened by a player with no account: a button keeps it on the phone."""
     with app.app_context():
         code = clubs.club_by_slug(DEMO_SLUG).table_code
     load(page, f"/clubs/{DEMO_SLUG}/table/{code}")
+
+
+def table_link(page: Page, world: World, app) -> None:
+    """The club as a table's phone sees it, once it keeps the table link."""
+    table_link_opened(page, world, app)
+    count_from_here(page)
+    page.get_by_role("button", name="Keep the table link on this phone").click()
+    page.wait_for_load_state("networkidle")
 
 
 def my_games(page: Page, world: World) -> None:
@@ -505,6 +513,7 @@ PAGES: dict[str, Callable] = {
     "sign-in-refused": refused_sign_in,
     "club-new": as_organiser("/clubs/new"),
     "club-overview": plain(C),
+    "club-table-link": table_link_opened,
     "club-overview-table-link": table_link,
     "club-overview-organiser": as_organiser(C),
     "club-standings": plain(C + "/standings?season=all"),
@@ -536,7 +545,14 @@ PAGES: dict[str, Callable] = {
     "game-old-address": not_found("/games/{w.playing_id}", MOVED),
     "game-old-address-deal-form": not_found("/games/{w.playing_id}/deals/new", MOVED),
 }
-NEEDS_APP = {conflict, saved_meanwhile, table_link, lines_arrived, line_saved_meanwhile}
+NEEDS_APP = {
+    conflict,
+    saved_meanwhile,
+    table_link_opened,
+    table_link,
+    lines_arrived,
+    line_saved_meanwhile,
+}
 
 
 # ------------------------------------------------------------------------- checks

@@ -74,6 +74,7 @@ def test_thursday_rules_saved_made_default_played_from_the_table_link(
     # Another phone at the table opens the table link and starts a game: no rule typed.
     table = open_phone(browser, page.device, live_server)
     table.goto(f"{page.base}/clubs/{SLUG}/table/{table_code}")
+    table.get_by_role("button", name="Keep the table link on this phone").click()
     table.get_by_role("link", name="Start a game with Thursday rules").click()
     expect(table.locator(".lead").first).to_contain_text("Thursday rules: Tuesday Club's own rules")
     table.select_option("#side0_member0", "Ann")
