@@ -23,7 +23,14 @@ from .db import db
 from .models import Club, Deal, DealScore, Game, Player, SavedRules, Side
 from .names import name_problem, phone_name
 from .rules import DealEntry, DealRefused, Progress, Refusal, RulesError, RuleSet
-from .rules.terms import MAX_NAME, MELDED_BLACK_THREES, MELDED_BLACK_THREES_LABEL, figure, signed
+from .rules.terms import (
+    MAX_ERRORS_LISTED,
+    MAX_NAME,
+    MELDED_BLACK_THREES,
+    MELDED_BLACK_THREES_LABEL,
+    figure,
+    signed,
+)
 
 
 class GameRefused(ValueError):
@@ -301,10 +308,16 @@ def rules_for(ruleset_key: str, house_rules: Any) -> RuleSet:
     try:
         return engine.ruleset(ruleset_key, house_rules or None)
     except RulesError as exc:
+        # As many as an answer lists, the last saying how many more (not each made into one).
+        found = list(zip(exc.messages, exc.rules, strict=True))
+        shown = found if len(found) <= MAX_ERRORS_LISTED else found[: MAX_ERRORS_LISTED - 1]
         refusals = [
             Refusal(None, "rules", message, ((None, f"rules.{rule}" if rule else "rules"),))
-            for message, rule in zip(exc.messages, exc.rules, strict=True)
+            for message, rule in shown
         ]
+        if len(shown) < len(found):
+            more = f"{len(found) - len(shown):,} more house rules are refused too (not listed)."
+            refusals.append(Refusal(None, "rules", more, ()))
         raise GameRefused(refusals) from exc
 
 

@@ -20,6 +20,7 @@ from scorekeeper.games import SideSetup, record_game
 from scorekeeper.models import Deal, Game
 from scorekeeper.rules.game import DealLimitReached
 from scorekeeper.rules.terms import DEAL_LIMIT, DEALS_PER_PAGE, MAX_DEAL_LIMIT, MAX_DEALS
+from scorekeeper.web.api import MAX_BRACKETS
 
 TEAMS = [{"name": "North", "players": ["Ann", "Bob"]}, {"name": "South", "players": ["Cat", "Dan"]}]
 ZERO = {"scores": [{}, {}]}  # a deal in which nobody scores: a target-score game never ends
@@ -351,7 +352,11 @@ def test_json_nested_too_deeply_is_400_on_every_route(client, depth):
             )
             assert answer.status_code == 400, (method, url, depth)
             [message] = messages(answer)
-            assert message.startswith("The body nests too deeply: more than 32 levels"), url
+            # So many brackets are counted before the body is parsed (issue 26).
+            said = (
+                "The body holds more than" if depth > MAX_BRACKETS else "The body nests too deeply"
+            )
+            assert message.startswith(said), url
 
 
 def test_a_real_body_still_passes_the_depth_check(client):

@@ -125,7 +125,8 @@ def _is_int(value: Any) -> bool:
 
 
 class _Refusals:
-    """An entry's refusals: the first MAX_ERRORS_LISTED written out, any more only counted."""
+    """An entry's refusals: as many as an answer lists written out (the last place left for
+    one that says how many more there are), any more only counted."""
 
     def __init__(self, side: int | None) -> None:
         self.side = side
@@ -135,7 +136,7 @@ class _Refusals:
     @property
     def full(self) -> bool:
         """Whether a further refusal is only counted (so its words need not be made)."""
-        return len(self.listed) >= MAX_ERRORS_LISTED
+        return len(self.listed) >= MAX_ERRORS_LISTED - 1
 
     def __call__(self, name: str, message: str) -> None:
         if self.full:

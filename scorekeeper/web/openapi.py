@@ -274,13 +274,18 @@ def _body(name: str) -> dict[str, Any]:
 
 
 def _with_body(
-    responses: dict[str, Any], max_body: int | None, max_depth: int | None
+    responses: dict[str, Any],
+    max_body: int | None,
+    max_depth: int | None,
+    max_brackets: int | None = None,
 ) -> dict[str, Any]:
     """The answers every operation with a JSON body may give, besides its own."""
     depth = f" (more than {max_depth} levels of [ and {{)" if max_depth else ""
+    many = f", or holds more than {max_brackets:,} [ and {{ in all" if max_brackets else ""
     common = {
         "400": _errors(
             f"The body does not parse as JSON, is not a JSON object, or nests too deeply{depth}"
+            f"{many} (field body)"
         ),
         "415": NOT_JSON,
         "503": BUSY,
@@ -296,8 +301,11 @@ def _with_body(
 # --- the document ---------------------------------------------------------------------------
 
 
-def openapi_document(max_body: int | None = None, max_depth: int | None = None) -> dict[str, Any]:
-    """The whole document; `max_body` is the largest body the server reads (else no 413)."""
+def openapi_document(
+    max_body: int | None = None, max_depth: int | None = None, max_brackets: int | None = None
+) -> dict[str, Any]:
+    """The whole document; `max_body` is the largest body the server reads (else no 413),
+    `max_depth` and `max_brackets` how deep and how many lists and objects it reads."""
     entry = {
         "type": "object",
         "description": "What one side reports for a deal; omitted figures are 0 or false.",
@@ -912,6 +920,7 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                         },
                         max_body,
                         max_depth,
+                        max_brackets,
                     ),
                 }
             },
@@ -961,6 +970,7 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                         },
                         max_body,
                         max_depth,
+                        max_brackets,
                     ),
                 }
             },
@@ -1002,6 +1012,7 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                         },
                         max_body,
                         max_depth,
+                        max_brackets,
                     ),
                 }
             },
@@ -1071,6 +1082,7 @@ def openapi_document(max_body: int | None = None, max_depth: int | None = None) 
                         },
                         max_body,
                         max_depth,
+                        max_brackets,
                     ),
                 }
             },
