@@ -218,9 +218,9 @@ GAME_NOT_FOUND = (
     "its X-Table-Code (all answered alike, so that nothing tells them apart)"
 )
 TOO_MANY = _errors(
-    f"This address asked for games that are not there {MISSES_ALLOWED} times within "
-    f"{MISS_WINDOW.seconds // 60} minutes: nothing is looked up until the Retry-After seconds "
-    "have passed, even with the right key"
+    f"This address (an IPv6 /64) asked for games that are not there, or sent table codes no "
+    f"club has, {MISSES_ALLOWED} times within {MISS_WINDOW.seconds // 60} minutes: no key or "
+    "table code is checked until the Retry-After seconds have passed, even the right one"
 )
 TOO_MANY["headers"] = {
     "Retry-After": {
@@ -856,6 +856,7 @@ def openapi_document(
                             "A filter that is not one: no such season, rule set or saved rule "
                             "set, or a date not written like 2026-04-30"
                         ),
+                        "429": TOO_MANY,
                     },
                 }
             },
@@ -881,6 +882,7 @@ def openapi_document(
                             "No club with that slug, or a private club asked without its "
                             "X-Table-Code"
                         ),
+                        "429": TOO_MANY,
                     },
                 }
             },
