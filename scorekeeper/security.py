@@ -65,6 +65,12 @@ PRIVATE_NO_STORE = "private, no-store"
 API_BLUEPRINT = "api"
 API_VARY = ("X-Game-Key", "X-Table-Code", "Cookie")
 PAGE_VARY = ("X-Table-Code", "Cookie")
+# A casual game's pages: no club, so no table code decides them; only the session does.
+CASUAL_GAME_VARY = ("Cookie",)
+# No cache keeps an answer to a POST that gives no freshness (RFC 9110, section 9.3.3): a
+# page's POST answer needs no word, and a phone's lines and "entering" notes travel without
+# it (a game page's first visit is weighed: tests/browser/test_page_weight.py).
+CACHED_METHODS = ("GET", "HEAD")
 # The same for every visitor whatever they send: the app's files and worker, the API's presets
 # and its own description. Any cache may keep them, as their views say.
 SHARED_ENDPOINTS = frozenset(
@@ -96,10 +102,18 @@ def keep_only_where_allowed(response: Response) -> None:
         return
     if marked or response.mimetype == "text/csv" or request.blueprint in NEVER_KEPT_BLUEPRINTS:
         response.headers["Cache-Control"] = NO_STORE
+    elif request.method not in CACHED_METHODS:
+        return
     # What the view said of the visitor's own browser (no-cache, max-age) stands; `private`
     # keeps it from every cache shared with others.
     response.cache_control.private = True
-    response.vary.update(PAGE_VARY)
+    response.vary.update(CASUAL_GAME_VARY if _casual_game() else PAGE_VARY)
+
+
+def _casual_game() -> bool:
+    """Whether this is a casual game's route (web/access.open_game_link found it, of no club)."""
+    rule = request.url_rule
+    return rule is not None and "<secret>" in rule.rule and g.get("game_club", 0) is None
 
 
 class MissingSecretKey(RuntimeError):

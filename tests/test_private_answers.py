@@ -117,10 +117,23 @@ def test_what_is_the_same_for_everyone_may_be_shared(client):
 
 
 def test_a_games_pages_are_private_and_still_kept_on_the_phone(app, client):
-    """Private (no shared cache), never no-store: the worker keeps them for no signal."""
+    """Private (no shared cache), never no-store: the worker keeps them for no signal. The
+    session decides them (the side this phone sent, who is signed in); no table code does."""
     _, secret = casual_game(client)
     for path in [*game_pages(secret), f"/t/{secret}/invite.svg"]:
         answer = client.get(path)
+        assert answer.status_code == 200, path
+        assert "private" in directives(answer), (path, answer.headers)
+        assert "no-store" not in directives(answer), path
+        assert "cookie" in varies_on(answer), path
+
+
+def test_a_club_games_pages_vary_on_the_table_code(app, olga):
+    """The table code decides who sees a club's game: a cache must keep each apart by it."""
+    _, secret = club_game(app, PUBLIC)
+    code = {"X-Table-Code": code_of(app, PUBLIC)}
+    for path in [*game_pages(secret), f"/t/{secret}/invite.svg"]:
+        answer = app.test_client().get(path, headers=code)
         assert answer.status_code == 200, path
         assert "private" in directives(answer), (path, answer.headers)
         assert "no-store" not in directives(answer), path
