@@ -33,7 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench._serve import machine  # noqa: E402 -- needs the repository on the path
+from bench._serve import BENCH_GAMES_PER_HOUR, machine  # noqa: E402 -- needs the repository
+from scorekeeper.rules.terms import DEAL_LIMIT  # noqa: E402
 from tests.reliability._server import (  # noqa: E402
     DEAL,
     NEW_GAME,
@@ -360,13 +361,16 @@ def main() -> int:
     args = parser.parse_args()
     if not (0 < args.seconds <= 3600) or args.writers < 1 or args.readers < 0:
         parser.error("--seconds must be in (0, 3600], --writers >= 1, --readers >= 0")
-    if not 1 <= args.deals_per_game <= 150:  # a ten-thousand game ends after 200 such deals
-        parser.error("--deals-per-game must be 1 to 150")
+    if not 1 <= args.deals_per_game <= DEAL_LIMIT:  # a game holds at most DEAL_LIMIT deals
+        parser.error(f"--deals-per-game must be 1 to {DEAL_LIMIT}")
 
     with tempfile.TemporaryDirectory(prefix="bench-load-") as folder:
         server = Gunicorn(Path(folder), workers=args.workers)
         if args.database_url:
             server.env["DATABASE_URL"] = args.database_url
+        # The writers start a game every few deals, far more than one address may in an hour
+        # (scorekeeper/creations.py): this measures the load, not that allowance.
+        server.env["SCOREKEEPER_GAMES_PER_HOUR"] = str(BENCH_GAMES_PER_HOUR)
         db = database_name(args.database_url)
         print(f"setting up: {db}, gunicorn -w {args.workers} ...", flush=True)
         try:

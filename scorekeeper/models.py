@@ -21,6 +21,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from .addresses import ADDRESS_LENGTH
 from .db import db
 from .rules.terms import MAX_CLUB_NAME, MAX_DEVICE_NAME, MAX_NAME
 
@@ -86,6 +87,21 @@ class LinkMiss(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     address: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, index=True)
+
+
+class Creation(db.Model):
+    """A game, sign-up or club made from an address, kept for its window (creations.py), so that
+    one address's allowance holds across every worker and process."""
+
+    __tablename__ = "creation"
+    __table_args__ = (Index("ix_creation_kind_address_at", "kind", "address", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # What was made: "game", "signup" or "club" (creations.ALLOWANCES).
+    kind: Mapped[str] = mapped_column(String(16))
+    # As scorekeeper.addresses.counted_as counts it: IPv4 as is, IPv6 by its /64.
+    address: Mapped[str] = mapped_column(String(ADDRESS_LENGTH))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now, index=True)
 
 

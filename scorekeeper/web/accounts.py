@@ -10,10 +10,11 @@ from flask_wtf import FlaskForm
 from wtforms import PasswordField, StringField
 from wtforms.validators import DataRequired, Length
 
-from .. import accounts
+from .. import accounts, creations
 from ..models import Organiser
 from ..rules.terms import MAX_NAME, MAX_PASSWORD, MIN_PASSWORD
 from .access import counted_address
+from .creating import too_many
 
 bp = Blueprint("accounts", __name__)
 
@@ -57,6 +58,10 @@ def signup():
     """Create an organiser account, to run a club."""
     form = AccountForm()
     if form.validate_on_submit():
+        # Counted with the account, in its transaction: a sign-up refused below is not counted.
+        refused = creations.allow(creations.SIGNUP, request.remote_addr)
+        if refused is not None:
+            return too_many(refused)
         try:
             organiser = accounts.register(form.username.data, form.password.data)
         except accounts.AccountRefused as exc:

@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 from flask import Blueprint, abort, jsonify, make_response, request, url_for
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
-from .. import clubs, deals, games, links, parts, standings
+from .. import clubs, creations, deals, games, links, parts, standings
 from .. import rules as engine
 from ..bodies import MAX_JSON_BODY
 from ..models import Club, Game, SavedRules
@@ -28,6 +28,7 @@ from ..rules.terms import (
     MAX_SIDES,
 )
 from .access import Level, game_or_404, refuse, require, require_game
+from .creating import too_many
 from .invite import base_url
 from .openapi import openapi_document
 
@@ -247,7 +248,8 @@ def ruleset(key: str):
 
 @bp.post("/games")
 def create_game():
-    """Start a game: 201 with its state, or 422 naming what is wrong."""
+    """Start a game: 201 with its state, 422 naming what is wrong, or 429 past the address's
+    allowance of new games (creations.py)."""
     data = body()
     try:
         sides = _sides(data.get("sides"))
@@ -262,6 +264,10 @@ def create_game():
             key, house_rules = data["ruleset"], _house_rules(data.get("rules"))
         else:
             raise games.GameRefused([Refusal(None, "ruleset", "Name a rule set by its key.")])
+        # Counted with the game, in its transaction: a game refused by start_game is not.
+        too_many_games = creations.allow(creations.GAME, request.remote_addr)
+        if too_many_games is not None:
+            return too_many(too_many_games)
         game = games.start_game(key, sides, decks, house_rules, club, saved_rules=saved)
     except games.GameRefused as exc:
         return refused(exc.refusals, into=GAME_BODY, sent=data)

@@ -19,7 +19,7 @@ from flask import (
 from flask_login import login_required
 from markupsafe import Markup
 
-from .. import charts, clubs, csvfiles, csvimport, games
+from .. import charts, clubs, creations, csvfiles, csvimport, games
 from .. import rules as engine
 from .. import standings as club_standings
 from ..models import Club, SavedRules
@@ -46,6 +46,7 @@ from .club_forms import (
     StandingsFilter,
     saved_rules_form,
 )
+from .creating import too_many
 from .forms import house_rules_of, knob_field
 from .rulecards import PLAYER_COUNTS
 
@@ -116,6 +117,10 @@ def new():
     """Create a club; you become its organiser."""
     form = ClubForm()
     if form.validate_on_submit():
+        # Counted with the club, in its transaction: a club refused below is not counted.
+        refused = creations.allow(creations.CLUB, request.remote_addr)
+        if refused is not None:
+            return too_many(refused)
         try:
             club = clubs.create_club(
                 form.name.data, form.slug.data, organiser(), public=form.public.data

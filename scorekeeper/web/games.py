@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
-from .. import access, clubs, deals, games, parts
+from .. import access, clubs, creations, deals, games, parts
 from .. import rules as engine
 from ..models import Club, Deal, Game
 from ..names import phone_name
@@ -32,6 +32,7 @@ from .access import (
 )
 from .charts import running_totals_chart
 from .club_forms import ActionForm
+from .creating import too_many
 from .forms import (
     MAX_SIDES_ON_FORM,
     DealForm,
@@ -88,6 +89,10 @@ def _new_game(club: Club | None):
     form = new_game_form(rules, formdata, members, start_from)
     problems: list[str] = []
     if form.validate_on_submit():
+        # Counted with the game, in its transaction: a game refused below is not counted.
+        refused = creations.allow(creations.GAME, request.remote_addr)
+        if refused is not None:
+            return too_many(refused)
         rows = [i for i in range(MAX_SIDES_ON_FORM) if _side_row(form, i)]
         overrides = house_rules_of(form, rules)
         try:
@@ -301,6 +306,13 @@ def play_again(game_id: int):
     level = require_game(game, Level.TABLE)
     if not ActionForm().validate_on_submit():
         return redirect(url_for(".scoreboard", secret=game.secret))
+    # A new game counts toward the address's allowance (one finished in a deal could otherwise
+    # start games without end); opening the next game another phone started does not.
+    if game.next_game_id is None and game.finished_at is not None:
+        refused = creations.allow(creations.GAME, request.remote_addr)
+        if refused is not None:
+            page, _ = _scoreboard_page(game, level, [refused.message], 429)
+            return too_many(refused, page)
     try:
         outcome = games.play_again(game, phone_name(request.form.get("started_by"), _signed_in()))
     except games.GameRefused as exc:

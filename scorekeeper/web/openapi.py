@@ -12,6 +12,7 @@ import types
 from collections.abc import Mapping
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
+from ..creations import ALLOWANCES, GAME
 from ..db import WRITER_WAIT_SECONDS
 from ..deals import KEY
 from ..links import MISS_WINDOW, MISSES_ALLOWED, SECRET
@@ -228,6 +229,15 @@ TOO_MANY["headers"] = {
         "schema": {"type": "string", "pattern": "^[0-9]+$"},
     }
 }
+# Starting games: each address has an allowance in a window (creations.py), whatever the key.
+_GAMES = ALLOWANCES[GAME]
+TOO_MANY_GAMES = _errors(
+    f"This address has started the most games it may within the last "
+    f"{int(_GAMES.window.total_seconds()) // 60} minutes ({_GAMES.most} unless the server's "
+    f"{_GAMES.setting} says otherwise; an IPv6 /64 counts as one address): nothing was saved. "
+    "The message says when to try again; Retry-After gives the seconds"
+)
+TOO_MANY_GAMES["headers"] = TOO_MANY["headers"]
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key",
@@ -919,6 +929,7 @@ def openapi_document(
                                 "rule's points off the multiples of 5, decks too few to deal "
                                 "every hand and foot)."
                             ),
+                            "429": TOO_MANY_GAMES,
                         },
                         max_body,
                         max_depth,
