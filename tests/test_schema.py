@@ -318,12 +318,13 @@ def test_lines_answer_as_documented(seeded):
     headers = {GAME_KEY: seeded.keys[game_id], "Accept-Encoding": "identity"}
     first = {
         "entry": {"books": {"clean": 1}},
+        "deal": 1,
         "sent_by": "Ann",
         "entered_at": "2020-01-01T00:00:00Z",
     }
     sent = [
         (0, first, 200),
-        (0, {"entry": {}, "entered_at": "2019-01-01T00:00:00+01:00"}, 409),
+        (0, {"entry": {}, "deal": 1, "entered_at": "2019-01-01T00:00:00+01:00"}, 409),
         (1, {"entry": {"books": {"dirty": 1}}, "deal": 1}, 201),
         (0, {"entry": {}, "deal": 1}, 409),
     ]
