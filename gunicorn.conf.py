@@ -5,6 +5,10 @@
 gunicorn also reads this file by itself when started from this folder without `-c`. Any setting
 given on the command line wins over the one here (e.g. `-w 2` on a one-core machine).
 tests/reliability/test_hardening_server.py serves the app with this file and checks each promise.
+
+In production nginx stands in front (README, docs/deploy/nginx.conf) and hands gunicorn only
+whole requests: 60 slow clients straight at these threads still left a normal request
+unanswered (issue 26, tests/reliability/test_nginx.py). The threads are the second line.
 """
 
 from __future__ import annotations
