@@ -30,6 +30,7 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -50,6 +51,8 @@ HOUSE_RULES = {
 # Another table's game, for the saves timed while the worst game is corrected.
 OTHER_GAME = {"ruleset": "ten-thousand", "sides": [{"name": "North"}, {"name": "South"}]}
 OTHER_DEAL = {"scores": [{"melded_points": 50}, {"melded_points": 50}]}
+# An ordinary game, for the same flood of corrections aimed at it: a four-deal evening.
+ORDINARY_DEALS = 4
 
 
 def entry(side: int, melded: int = 200) -> dict[str, object]:
@@ -99,8 +102,16 @@ def figures(values: list[float]) -> str:
     return f"p50 {statistics.median(values) * 1000:7.1f} ms, max {max(values) * 1000:7.1f} ms"
 
 
-def other_tables(port: int, tables: int, seconds: float, attackers: int, worst: tuple[int, str]):
-    """Other tables' save times over `seconds`, with `attackers` threads correcting deal 1."""
+def other_tables(
+    port: int,
+    tables: int,
+    seconds: float,
+    attackers: int,
+    worst: tuple[int, str],
+    correction: Callable[[int], dict[str, object]] = deal,
+):
+    """Other tables' save times over `seconds`, with `attackers` threads correcting deal 1 of
+    the game `worst` (id, secret) with `correction(melded)`."""
     games = []
     for _ in range(tables):
         reply = call(port, "POST", "/api/v1/games", json_body=OTHER_GAME)
@@ -130,7 +141,7 @@ def other_tables(port: int, tables: int, seconds: float, attackers: int, worst: 
                 port,
                 "PUT",
                 f"/api/v1/games/{game_id}/deals/1",
-                json_body=deal(melded),
+                json_body=correction(melded),
                 headers={"X-Game-Key": secret},
             )
             (corrections if status == 200 else problems).append(took if status == 200 else status)
@@ -215,6 +226,33 @@ def run(args: argparse.Namespace, database_url: str) -> None:
             f"  while {args.attackers} threads correct deal 1 of the worst game: {figures(during)} "
             f"({len(during)} saves; {len(corrected)} corrections, "
             f"{figures(corrected) if corrected else '-'}; failed: {problems[:10] or 'none'})"
+        )
+        # The same flood aimed at an ordinary game: what any client with a game's link can
+        # cost others by sending corrections without pause, whatever the game's size. The
+        # worst game's cost to others is what it adds to this.
+        ordinary = call(port, "POST", "/api/v1/games", json_body=OTHER_GAME).json()
+        for _ in range(ORDINARY_DEALS):
+            sent = {"X-Game-Key": ordinary["key"], "Idempotency-Key": uuid.uuid4().hex}
+            call(
+                port,
+                "POST",
+                f"/api/v1/games/{ordinary['id']}/deals",
+                json_body=OTHER_DEAL,
+                headers=sent,
+            )
+        during, corrected, problems = other_tables(
+            port,
+            args.tables,
+            args.seconds,
+            args.attackers,
+            (ordinary["id"], ordinary["key"]),
+            lambda melded: {"scores": [{"melded_points": melded}, {"melded_points": 50}]},
+        )
+        print(
+            f"  while {args.attackers} threads correct deal 1 of an ordinary game (2 sides, "
+            f"{ORDINARY_DEALS} deals): {figures(during)} ({len(during)} saves; "
+            f"{len(corrected)} corrections, {figures(corrected) if corrected else '-'}; "
+            f"failed: {problems[:10] or 'none'})"
         )
 
 

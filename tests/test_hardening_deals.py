@@ -143,43 +143,45 @@ def test_the_api_refuses_a_limit_past_100_naming_it(client):
         assert db.session.scalar(select(func.count()).select_from(Game)) == 0
 
 
-def test_a_game_holds_100_deals_and_its_json_pages_them_100_at_a_time(client):
-    """100 all-zero deals fill a game; the 101st is refused; the JSON lists 100 to a page."""
+def test_a_game_holds_100_deals_and_its_json_pages_them_20_at_a_time(client):
+    """100 all-zero deals fill a game; the 101st is refused; the JSON lists 20 to a page."""
     game = start(client)
     for _ in range(DEAL_LIMIT):
         answer = post_deal(client, game)
         assert answer.status_code == 201
     last = answer.get_json()
-    assert len(last["deals"]) == DEALS_PER_PAGE == 100
+    # The answer to a save lists one page of deals, not the whole game's.
+    assert len(last["deals"]) == DEALS_PER_PAGE == 20
     refused = post_deal(client, game)
     assert refused.status_code == 409
     assert any("reached its limit of 100 deals" in m for m in messages(refused))
     assert deals_saved(client, game["id"]) == 100
 
     first = state(client, game)
-    assert [d["number"] for d in first["deals"]] == list(range(1, 101))
+    assert [d["number"] for d in first["deals"]] == list(range(1, 21))
     assert (first["deals_total"], first["deals_from"]) == (100, 1)
-    assert first["next"] is None
-    later = state(client, game, "?deals_from=51")
-    assert [d["number"] for d in later["deals"]] == list(range(51, 101))
+    assert first["next"] == f"/api/v1/games/{game['id']}?deals_from=21"
+    later = state(client, game, "?deals_from=91")
+    assert [d["number"] for d in later["deals"]] == list(range(91, 101))
+    assert later["next"] is None
     # Totals are the whole game's, whichever page is asked for.
     assert later["sides"] == first["sides"]
     assert state(client, game, "?deals_from=101")["deals"] == []
 
 
 def test_a_game_from_before_the_ceiling_pages_its_json(app, client):
-    """A game saved with 150 deals (the limit was 200 then) lists them 100 to a page."""
+    """A game saved with 150 deals (the limit was 200 then) lists them 20 to a page."""
     with app.app_context():
         zero = [engine.DealEntry.from_dict({}), engine.DealEntry.from_dict({})]
         sides = [SideSetup("North", ["Ann", "Bob"]), SideSetup("South", ["Cat", "Dan"])]
         game = {"id": record_game("ten-thousand", sides, [zero] * 150).id}
     game["key"] = key(app, game["id"])["X-Game-Key"]
     first = state(client, game)
-    assert (first["deals_total"], len(first["deals"])) == (150, 100)
-    assert first["next"] == f"/api/v1/games/{game['id']}?deals_from=101"
-    second = state(client, game, "?deals_from=101")
-    assert [d["number"] for d in second["deals"]] == list(range(101, 151))
-    assert second["next"] is None
+    assert (first["deals_total"], len(first["deals"])) == (150, 20)
+    assert first["next"] == f"/api/v1/games/{game['id']}?deals_from=21"
+    last = state(client, game, "?deals_from=141")
+    assert [d["number"] for d in last["deals"]] == list(range(141, 151))
+    assert last["next"] is None
 
 
 @pytest.mark.parametrize("bad", ["x", "0", "-1", "1.5", "9" * 40])

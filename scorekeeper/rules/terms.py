@@ -113,8 +113,10 @@ DEAL_LIMIT = 100
 # (`ruleset.held_to_ceilings`): such a game takes no more deals, and one already holding more
 # deals than this takes no correction either, but opens and reads as it did.
 MAX_DEAL_LIMIT = DEAL_LIMIT
-# The JSON API lists a game's deals this many to an answer.
-DEALS_PER_PAGE = 100
+# The JSON API lists a game's deals this many to an answer (`next` links to the following
+# ones), as the scoreboard does: every answer to a save or a correction of the longest game
+# listed all its deals with their breakdowns (547 KB at 100 deals of 12 sides, issue 26).
+DEALS_PER_PAGE = 20
 # The scoreboard page shows a game's newest deals this many at a time, with a link to earlier
 # ones: every deal of a real game (6 to 20 deals to 10,000 points) on one page, and a page of the
 # longest game (12 sides, each deal's breakdown folded in) lists 126 KB of deals, not 630 KB.
