@@ -158,10 +158,11 @@ def load(
                 key = {"X-Game-Key": secret}
                 sample, reply = timed(port, "api", "GET", f"/api/v1/games/{game}", headers=key)
                 if sample.problem is None:
-                    # One consistent snapshot: every deal adds 50 to each side's total.
+                    # One consistent snapshot: every deal adds 50 to each side's total
+                    # (deals_total: the answer lists one page of the game's deals).
                     state = reply.json()
                     totals = [side["total"] for side in state["sides"]]
-                    if totals != [50 * len(state["deals"])] * len(totals):
+                    if totals != [50 * state["deals_total"]] * len(totals):
                         sample.problem = f"inconsistent read of game {game}: {totals}"
             run.add(sample)
 

@@ -164,8 +164,9 @@ def load(port: int, server: list[Gunicorn], args: argparse.Namespace) -> Run:
                 elif api:
                     state = reply.json()
                     totals = [side["total"] for side in state["sides"]]
-                    if totals != [50 * len(state["deals"])] * 2:
-                        problem = f"inconsistent read: {len(state['deals'])} deals, {totals}"
+                    # deals_total: the game's deals (the answer lists one page of them).
+                    if totals != [50 * state["deals_total"]] * 2:
+                        problem = f"inconsistent read: {state['deals_total']} deals, {totals}"
             except (OSError, HTTPException) as exc:
                 problem = f"{type(exc).__name__}"
             with run.lock:

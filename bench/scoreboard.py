@@ -89,7 +89,7 @@ def play(port: int) -> tuple[int, str]:
         reply = call(port, "POST", path, json_body=deal, headers=key)
         assert reply.status == 201, reply.body
     state = json.loads(call(port, "GET", f"/api/v1/games/{game_id}", headers=key).body)
-    assert state["finished"] and len(state["deals"]) == DEALS, state["sides"]
+    assert state["finished"] and state["deals_total"] == DEALS, state["sides"]
     print(f"game {game_id}: {[s['total'] for s in state['sides']]}, winners {state['winners']}")
     return game_id, created["key"]
 
