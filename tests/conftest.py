@@ -6,7 +6,8 @@ The migrations run once per session, not once per test (they were half the suite
   few milliseconds), alembic_version row included, so each test still starts from a fresh
   database at head that it may change, upgrade or downgrade as it likes.
 - PostgreSQL (TEST_DATABASE_URL): they run once on that database, and before every test one
-  round trip empties every table but alembic_version and restarts every id sequence.
+  round trip empties every table but alembic_version and restarts every id sequence. Under
+  `-n`, each worker gets a database of its own beside it (`<name>_gw0`, ...), made if missing.
 
   Not a transaction rolled back after each test: the app commits for real, and tests rely on
   that, e.g. two apps (two engines) on one database in test_live.py, or a server thread with its
@@ -39,10 +40,27 @@ from sqlalchemy import MetaData, inspect, text
 from scorekeeper import create_app, with_driver
 from scorekeeper.db import db
 
-POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
-if POSTGRES_URL and os.environ.get("PYTEST_XDIST_WORKER"):
-    # Every test empties the one PostgreSQL database: two workers would empty each other's.
-    raise pytest.UsageError("Against PostgreSQL the suite runs in one process: drop -n.")
+
+def _database_of_this_worker(url: str | None) -> str | None:
+    """The PostgreSQL database this process tests on: TEST_DATABASE_URL's, or under `-n` a
+    database of each worker's own beside it (made if missing), since every test empties its
+    database and two workers on one would empty each other's."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return url
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    given = make_url(url)
+    name = f"{given.database}_{worker}"
+    with psycopg.connect(url, autocommit=True) as connection:
+        found = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,))
+        if found.fetchone() is None:
+            connection.execute(f'CREATE DATABASE "{name}"')
+    return given.set(database=name).render_as_string(hide_password=False)
+
+
+POSTGRES_URL = _database_of_this_worker(os.environ.get("TEST_DATABASE_URL"))
 
 # What the PostgreSQL schema looks like, in one short query: every table, index, sequence and
 # constraint of the current schema, with its columns and their types.
