@@ -29,7 +29,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -37,7 +36,15 @@ from pathlib import Path
 import pytest
 
 from ._server import HOST, NEW_GAME, ROOT, Gunicorn, call, free_port, new_game
-from .test_hardening_server import DRIP_SECONDS, PROMPT_SECONDS, SHIPPED, server, timed_get
+from .test_hardening_server import (
+    DRIP_SECONDS,
+    PROMPT_SECONDS,
+    SHIPPED,
+    SLOW_HEADER,
+    Trickle,
+    server,
+    timed_get,
+)
 
 # The site under test: the shipped one, unless NGINX_SITE names another file (to watch these
 # tests fail on an older site: its upstream must then be `server 127.0.0.1:8000;`).
@@ -190,47 +197,9 @@ def proxied(nginx_binary, tmp_path_factory) -> Iterator[tuple[Gunicorn, Nginx]]:
         gunicorn.stop()
 
 
-class Trickle:
-    """Connections that each send `head` at once, then `drip` a byte at a time, never done."""
-
-    def __init__(self, port: int, count: int, head: bytes, drip: bytes) -> None:
-        self.port = port
-        self.count = count
-        self.head = head
-        self.drip = drip
-        self.sockets: list[socket.socket] = []
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._drip, daemon=True)
-
-    def __enter__(self) -> Trickle:
-        for _ in range(self.count):
-            sock = socket.create_connection((HOST, self.port), timeout=5)
-            sock.sendall(self.head)
-            self.sockets.append(sock)
-        self.thread.start()
-        return self
-
-    def _drip(self) -> None:
-        """Send each open socket its next byte, then wait; a socket the server closed drops out."""
-        for position in range(len(self.drip)):
-            for sock in list(self.sockets):
-                try:
-                    sock.send(self.drip[position : position + 1])
-                except OSError:
-                    self.sockets.remove(sock)
-            if self.stop.wait(DRIP_SECONDS):
-                return
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop.set()
-        self.thread.join(timeout=10)
-        for sock in self.sockets:
-            sock.close()
-
-
 def slow_headers(port: int) -> Trickle:
     """Clients sending a request's headers a byte at a time (slowloris)."""
-    return Trickle(port, SLOW_HEADERS, b"", b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"s" * 2000)
+    return Trickle(port, SLOW_HEADERS, b"", SLOW_HEADER)
 
 
 def slow_bodies(port: int) -> Trickle:
