@@ -30,7 +30,9 @@ pytestmark = pytest.mark.usefixtures("quick_hashing")
 def olga(app):
     """A signed-in organiser running a private club and a public one, each with a member."""
     client = app.test_client()
-    assert client.post("/signup", data={"username": "olga", "password": PASSWORD}).status_code
+    assert (
+        client.post("/signup", data={"username": "olga", "password": PASSWORD}).status_code == 302
+    )
     for slug, public in ((PRIVATE, False), (PUBLIC, True)):
         data = {"name": f"Club {slug}", "slug": slug, **({"public": "y"} if public else {})}
         assert client.post("/clubs/new", data=data).status_code == 302

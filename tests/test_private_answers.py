@@ -44,7 +44,9 @@ def casual_game(client) -> tuple[int, str]:
 def olga(app):
     """A signed-in organiser running a private club and a public one, each with a game."""
     client = app.test_client()
-    assert client.post("/signup", data={"username": "olga", "password": PASSWORD}).status_code
+    assert (
+        client.post("/signup", data={"username": "olga", "password": PASSWORD}).status_code == 302
+    )
     for slug, public in ((PRIVATE, False), (PUBLIC, True)):
         data = {"name": f"Club {slug}", "slug": slug, **({"public": "y"} if public else {})}
         assert client.post("/clubs/new", data=data).status_code == 302

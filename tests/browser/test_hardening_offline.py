@@ -40,13 +40,8 @@ def sign_in(page, username: str) -> None:
     expect(page.get_by_text(f"Signed in as {username}")).to_be_visible()
 
 
-def test_an_organisers_pages_do_not_outlive_the_session(phone, app):
-    page = phone
-    with app.app_context():
-        accounts.register("vera", PASSWORD)  # another organiser, who uses this phone later
-        db.session.commit()
-
-    # Olga signs up and starts a private club; the worker takes charge of the phone.
+def olga_starts_a_private_club(page) -> None:
+    """Olga signs up on this phone and starts the private Tuesday club."""
     page.goto(page.base + "/signup")
     page.fill("#username", "olga")
     page.fill("#password", PASSWORD)
@@ -54,6 +49,16 @@ def test_an_organisers_pages_do_not_outlive_the_session(phone, app):
     page.fill("#name", "Tuesday club")
     page.fill("#slug", SLUG)
     page.get_by_role("button", name="Create the club").click()
+
+
+def test_an_organisers_pages_do_not_outlive_the_session(phone, app):
+    page = phone
+    with app.app_context():
+        accounts.register("vera", PASSWORD)  # another organiser, who uses this phone later
+        db.session.commit()
+
+    # Olga signs up and starts a private club; the worker takes charge of the phone.
+    olga_starts_a_private_club(page)
     serve_worker(page)
 
     # With signal and the worker in charge: the settings page, with its table link, opens...
@@ -98,13 +103,7 @@ def test_after_a_sign_out_elsewhere_the_phone_shows_none_of_the_organisers_pages
 ):
     page = phone
     # Olga signs up on this phone and starts a private club; a game of it is being played.
-    page.goto(page.base + "/signup")
-    page.fill("#username", "olga")
-    page.fill("#password", PASSWORD)
-    page.get_by_role("button", name="Create account").click()
-    page.fill("#name", "Tuesday club")
-    page.fill("#slug", SLUG)
-    page.get_by_role("button", name="Create the club").click()
+    olga_starts_a_private_club(page)
     with app.app_context():
         code = clubs.club_by_slug(SLUG).table_code
     started = app.test_client().post(
