@@ -19,6 +19,7 @@ only after that (static/app.js), and what it fetches for no signal is not the pa
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass
 
@@ -235,3 +236,41 @@ def test_nothing_shifts_when_the_scripts_start(late_scripts, app, name):
     assert page.evaluate("!!window.hf"), "the scripts did not run"
     shift = page.evaluate("window.__cls")
     assert (before, shift) == (0, 0), f"{name}: shifted {before} before the scripts, {shift} after"
+
+
+@pytest.fixture
+def row_by_row(app):
+    """The standings page sent a row at a time, a tenth of a second apart, as to a phone on poor
+    signal: the browser paints the table before its last rows arrive."""
+    inner = app.wsgi_app
+
+    def trickle(environ, start_response):
+        if not environ.get("PATH_INFO", "").endswith("/standings"):
+            return inner(environ, start_response)
+        environ.pop("HTTP_ACCEPT_ENCODING", None)  # the page as text, to cut between its rows
+        body = b"".join(inner(environ, start_response))
+        pieces = body.split(b"<tr")
+
+        def sent():
+            yield pieces[0]
+            for piece in pieces[1:]:
+                time.sleep(0.1)
+                yield b"<tr" + piece
+
+        return sent()
+
+    app.wsgi_app = trickle
+    yield
+    app.wsgi_app = inner
+
+
+def test_standings_rows_arriving_late_move_nothing(late_scripts, app, row_by_row):
+    """Rows that arrive after the table has painted (a longer name, a wider figure) leave its
+    columns where they were (before issue 26's review, the name column widened under them)."""
+    page = late_scripts
+    seed(app)
+    page.goto(page.base + MAIN_PAGES["standings"], wait_until="commit")
+    expect(page.get_by_role("link", name="Standings CSV")).to_be_attached(timeout=10_000)
+    page.wait_for_timeout(300)
+    assert page.locator(".standings tbody tr").count() >= 3, "too few rows to arrive one by one"
+    assert page.evaluate("window.__cls") == 0
