@@ -40,7 +40,7 @@ timeout = 30
 
 # Game links and table codes travel in URL paths: an access log, if one is turned on
 # (`--access-logfile`), is written with them blanked (scorekeeper/logs.py).
-logger_class = "scorekeeper.logs.RedactingLogger"
+logger_class = "scorekeeper.plumbing.logs.RedactingLogger"
 
 # Normal stops and reloads give a request this long to finish; requests here take milliseconds,
 # a club's records file uploaded over a weak signal a few seconds.

@@ -54,8 +54,8 @@ def app_with_floor_routes() -> Flask:
     from sqlalchemy import func, insert, select, update
 
     from scorekeeper import rules as engine
-    from scorekeeper.db import db
-    from scorekeeper.models import Deal, DealScore, Game, Player, Side
+    from scorekeeper.plumbing.db import db
+    from scorekeeper.plumbing.models import Deal, DealScore, Game, Player, Side
 
     app = app_with_bare_routes()
     # The board's template joins the app's, so Jinja compiles it once, as it does theirs.

@@ -210,9 +210,10 @@ def time_lookups(database_url: str, games: list[GameLink], count: int) -> Lookup
     os.environ.setdefault("SECRET_KEY", secrets.token_hex(32))
     from sqlalchemy import distinct, func, select
 
-    from scorekeeper import create_app, links
-    from scorekeeper.db import db
-    from scorekeeper.models import LinkMiss
+    from scorekeeper import create_app
+    from scorekeeper.plumbing.db import db
+    from scorekeeper.plumbing.models import LinkMiss
+    from scorekeeper.services import links
 
     app = create_app()
 

@@ -136,7 +136,7 @@ def migrate(url: str, revision: str) -> float:
     """Upgrade one database with the app's migrations; seconds taken."""
     from flask_migrate import upgrade
 
-    from scorekeeper.db import db
+    from scorekeeper.plumbing.db import db
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": with_driver(url), "SECRET_KEY": "bench"})
     started = time.perf_counter()
@@ -149,8 +149,8 @@ def migrate(url: str, revision: str) -> float:
 
 def fill_small(url: str, games: int) -> float:
     """The one club, by the app's own code; seconds taken."""
-    from scorekeeper.db import db
-    from scorekeeper.demo import fill_demo
+    from scorekeeper.plumbing.db import db
+    from scorekeeper.services.demo import fill_demo
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": with_driver(url), "SECRET_KEY": "bench"})
     started = time.perf_counter()
@@ -839,7 +839,7 @@ def diagnose(sites: list[Site], pages: list[Page], every_plan: set[str], runs: i
     The five statements that grew most are printed, with their plans on both databases if they
     grew by more than 0.2 ms and 1.2 times (or whatever they did, for pages in `every_plan`).
     """
-    from scorekeeper.db import db
+    from scorekeeper.plumbing.db import db
 
     apps = {}
     for site in sites:
@@ -906,7 +906,7 @@ def squeeze(text: str) -> str:
 
 def explain(app, statement: Statement) -> list[str]:
     """The plan of one captured statement, run for real in a transaction rolled back."""
-    from scorekeeper.db import db
+    from scorekeeper.plumbing.db import db
 
     with app.app_context(), db.engine.connect() as conn:
         rows = conn.exec_driver_sql(

@@ -25,10 +25,11 @@ from pathlib import Path
 from flask_migrate import upgrade
 from sqlalchemy import func, select
 
-from scorekeeper import clubs, create_app, standings
-from scorekeeper.db import db
-from scorekeeper.demo import fill_demo
-from scorekeeper.models import Deal, DealScore, Game, Player, Side
+from scorekeeper import create_app
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Deal, DealScore, Game, Player, Side
+from scorekeeper.services import clubs, standings
+from scorekeeper.services.demo import fill_demo
 
 SLUG = "demo"
 WARM_UP = 5

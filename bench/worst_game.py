@@ -75,9 +75,9 @@ def deal(melded: int = 200) -> dict[str, object]:
 def build(database_url: str, deals: int) -> tuple[int, str]:
     """The worst game, `deals` deals in, made in process: its id and secret."""
     from scorekeeper import create_app, with_driver
-    from scorekeeper.db import db
-    from scorekeeper.games import SideSetup, record_game
+    from scorekeeper.plumbing.db import db
     from scorekeeper.rules import DealEntry
+    from scorekeeper.services.games import SideSetup, record_game
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": with_driver(database_url)})
     with app.app_context():

@@ -48,7 +48,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _serve import HOST, Server, init_db, machine  # noqa: E402
 
-from scorekeeper import bodies, create_app  # noqa: E402
+from scorekeeper import create_app  # noqa: E402
+from scorekeeper.plumbing import bodies
 from scorekeeper.rules.terms import MAX_SIDES  # noqa: E402
 from scorekeeper.web.api import MAX_BRACKETS  # noqa: E402
 

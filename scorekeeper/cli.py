@@ -59,7 +59,7 @@ def register(app: Flask) -> None:
     @click.option("--dry-run", is_flag=True, help="Only report what differs; change nothing.")
     def recompute_command(dry_run: bool) -> None:
         """Rebuild every stored total and standings figure from the deals' entries."""
-        from .recompute import recompute
+        from scorekeeper.services.recompute import recompute
 
         def report(done: int) -> None:
             if done % 10_000 == 0:
@@ -80,7 +80,7 @@ def register(app: Flask) -> None:
     )
     def game_links(base_url: str | None) -> None:
         """Print every game's private link, for the operator to hand to its table."""
-        from .links import every_game, link_of
+        from scorekeeper.services.links import every_game, link_of
 
         base = base_url or app.config.get("PUBLIC_URL") or "http://localhost:5000"
         count = 0
@@ -111,10 +111,10 @@ def register(app: Flask) -> None:
     @click.option("--seed", default=7, show_default=True, help="The same seed, the same club.")
     def demo(slug: str, games: int, seed: int) -> None:
         """Fill (or refill) a public demo club with members, seasons and finished games."""
-        from .accounts import AccountRefused
-        from .clubs import ClubRefused
-        from .demo import ORGANISER, PASSWORD, fill_demo, finished_games
-        from .security import in_production
+        from scorekeeper.plumbing.security import in_production
+        from scorekeeper.services.accounts import AccountRefused
+        from scorekeeper.services.clubs import ClubRefused
+        from scorekeeper.services.demo import ORGANISER, PASSWORD, fill_demo, finished_games
 
         if in_production():
             # Its organiser's password is published: on a real server anyone could sign in.

@@ -38,7 +38,7 @@ from jinja2.bccache import Bucket, BytecodeCache
 from sqlalchemy import MetaData, inspect, text
 
 from scorekeeper import create_app, with_driver
-from scorekeeper.db import db
+from scorekeeper.plumbing.db import db
 
 
 def _database_of_this_worker(url: str | None) -> str | None:
@@ -331,7 +331,7 @@ def quick_hashing(monkeypatch):
 
     from werkzeug.security import generate_password_hash
 
-    from scorekeeper import accounts
+    from scorekeeper.services import accounts
 
     quick = partial(generate_password_hash, method="pbkdf2:sha256:1")
     monkeypatch.setattr(accounts, "generate_password_hash", quick)

@@ -11,8 +11,8 @@ from typing import Any
 from flask import Flask
 from sqlalchemy import event
 
-from scorekeeper.db import db
-from scorekeeper.models import Game
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Game
 
 
 def secret_of(where: Any, game_id: int) -> str:

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from scorekeeper.db import db
-from scorekeeper.models import Game
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Game
 
 PRESET_KEYS = {"classic", "club", "family", "casual", "ten-thousand", "cutthroat"}
 

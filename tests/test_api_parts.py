@@ -18,9 +18,9 @@ import pytest
 from sqlalchemy import func, select
 from test_api import assert_errors, game_key, post_deal, start, state
 
-from scorekeeper import clubs
-from scorekeeper.db import db
-from scorekeeper.models import Deal, DealPart, DealScore
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Deal, DealPart, DealScore
+from scorekeeper.services import clubs
 
 pytestmark = pytest.mark.usefixtures("quick_hashing")
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.charts import PALETTE, Series, bar_chart, chart_table, line_chart
+from scorekeeper.web.svg_charts import PALETTE, Series, bar_chart, chart_table, line_chart
 
 NS = "{http://www.w3.org/2000/svg}"
 EVIL = '<b>&"x'

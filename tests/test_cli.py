@@ -2,7 +2,7 @@
 
 from sqlalchemy import inspect
 
-from scorekeeper.db import db
+from scorekeeper.plumbing.db import db
 
 
 def test_init_db_twice_keeps_games(app, runner, client):

@@ -24,12 +24,13 @@ from game_links import key, link
 from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from scorekeeper import accounts, clubs, create_app
-from scorekeeper.db import db
-from scorekeeper.games import SideSetup, record_game
-from scorekeeper.models import Club, Game, Organiser
+from scorekeeper import create_app
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Club, Game, Organiser
 from scorekeeper.rules import DealEntry
 from scorekeeper.rules.terms import MIN_PASSWORD
+from scorekeeper.services import accounts, clubs
+from scorekeeper.services.games import SideSetup, record_game
 
 PASSWORD = "table-for-four"
 

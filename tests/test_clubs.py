@@ -26,11 +26,12 @@ from game_links import link
 from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import accounts, clubs, create_app
-from scorekeeper.db import db
-from scorekeeper.games import SideSetup, record_game
-from scorekeeper.models import Game, Member, Player
+from scorekeeper import create_app
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Game, Member, Player
 from scorekeeper.rules import DealEntry
+from scorekeeper.services import accounts, clubs
+from scorekeeper.services.games import SideSetup, record_game
 
 SLUG = "tuesday"
 

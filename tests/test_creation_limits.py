@@ -16,11 +16,11 @@ from game_links import key, link
 from page_reader import read_page
 from sqlalchemy import func, select, update
 
-from scorekeeper import creations, games
-from scorekeeper.db import db
-from scorekeeper.games import SideSetup, record_game
-from scorekeeper.models import Club, Creation, Game, Organiser
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Club, Creation, Game, Organiser
 from scorekeeper.rules import DealEntry
+from scorekeeper.services import creations, games
+from scorekeeper.services.games import SideSetup, record_game
 
 pytestmark = pytest.mark.usefixtures("quick_hashing")
 

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.models import Game
+from scorekeeper.plumbing.models import Game
 
 
 @pytest.fixture
@@ -17,7 +17,7 @@ def guarded(app):
 
 def count_games(app) -> int:
     with app.app_context():
-        from scorekeeper.db import db
+        from scorekeeper.plumbing.db import db
 
         return db.session.query(Game).count()
 

@@ -17,13 +17,13 @@ from game_links import key, link
 from page_reader import read_page
 from sqlalchemy import select, update
 
-from scorekeeper import clubs, games
 from scorekeeper import rules as engine
-from scorekeeper.db import db
-from scorekeeper.games import SideSetup, record_game
-from scorekeeper.models import Deal, Game, SavedRules
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Deal, Game, SavedRules
 from scorekeeper.rules import DealEntry
 from scorekeeper.rules.terms import DEAL_LIMIT, MAX_DEAL_LIMIT, MAX_DEALS, SCOREBOARD_DEALS
+from scorekeeper.services import clubs, games
+from scorekeeper.services.games import SideSetup, record_game
 
 TEAMS = [SideSetup("North", ["Ann", "Bob"]), SideSetup("South", ["Cat", "Dan"])]
 ZERO = [DealEntry.from_dict({}), DealEntry.from_dict({})]  # nobody scores: no target is reached

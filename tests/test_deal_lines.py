@@ -18,9 +18,9 @@ from sqlalchemy import select
 from test_pages import TEAMS, api_deal, api_game, text, values
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import clubs, games
-from scorekeeper.db import db
-from scorekeeper.models import Deal, DealPart, Organiser
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Deal, DealPart, Organiser
+from scorekeeper.services import clubs, games
 
 NORTH = {
     "s0-books-clean": "2",

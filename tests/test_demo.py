@@ -6,10 +6,10 @@ import random
 
 from sqlalchemy import func, select
 
-from scorekeeper import accounts, clubs, demo, games, standings
 from scorekeeper import rules as engine
-from scorekeeper.db import db
-from scorekeeper.models import Club, Game, Member, Organiser, Season
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Club, Game, Member, Organiser, Season
+from scorekeeper.services import accounts, clubs, demo, games, standings
 
 GAMES = 30
 

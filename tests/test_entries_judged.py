@@ -25,8 +25,8 @@ from test_pages import (
     values,
 )
 
-from scorekeeper.db import db
-from scorekeeper.models import Game
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Game
 
 TWO_TEAMS = [("Us", ["Ann", "Bob"]), ("Them", ["Cat", "Dan"])]
 # Cutthroat, going out with 3 clean books (one of black threes), a dirty and a wild one; every

@@ -28,12 +28,12 @@ from hypothesis import strategies as st
 from markupsafe import escape
 from sqlalchemy import func, select
 
-from scorekeeper import accounts, clubs, standings
 from scorekeeper import rules as engine
-from scorekeeper.db import db
-from scorekeeper.models import Game, Member, Organiser, Season
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Game, Member, Organiser, Season
 from scorekeeper.rules.deal import ENTRY_FIELDS
 from scorekeeper.rules.terms import BOOK_KINDS, CARD_CATEGORIES, EXTRA_BONUSES
+from scorekeeper.services import accounts, clubs, standings
 from scorekeeper.web.forms import MAX_SIDES_ON_FORM, knob_field
 
 FUZZ = settings(

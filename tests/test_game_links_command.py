@@ -9,7 +9,7 @@ from flask_migrate import upgrade
 from sqlalchemy import text
 
 from scorekeeper import create_app
-from scorekeeper.db import db
+from scorekeeper.plumbing.db import db
 
 BEFORE_LINKS = "0006"
 LINE = re.compile(r"^game (\d+)\t(\S+)\t([^\t]+)\t([^\t]+)\t(finished|in progress)\t(\S+)$")

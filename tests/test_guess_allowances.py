@@ -20,9 +20,9 @@ import secrets
 import pytest
 from sqlalchemy import func, select
 
-from scorekeeper import accounts, clubs, links
-from scorekeeper.db import db
-from scorekeeper.models import LinkMiss
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import LinkMiss
+from scorekeeper.services import accounts, clubs, links
 
 pytestmark = pytest.mark.usefixtures("quick_hashing")
 

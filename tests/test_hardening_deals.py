@@ -15,11 +15,11 @@ from page_reader import read_page
 from sqlalchemy import func, select, update
 
 from scorekeeper import rules as engine
-from scorekeeper.db import db
-from scorekeeper.games import SideSetup, record_game
-from scorekeeper.models import Deal, Game
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Deal, Game
 from scorekeeper.rules.game import DealLimitReached
 from scorekeeper.rules.terms import DEAL_LIMIT, DEALS_PER_PAGE, MAX_DEAL_LIMIT, MAX_DEALS
+from scorekeeper.services.games import SideSetup, record_game
 from scorekeeper.web.api import MAX_BRACKETS
 
 TEAMS = [{"name": "North", "players": ["Ann", "Bob"]}, {"name": "South", "players": ["Cat", "Dan"]}]

@@ -13,15 +13,15 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from sqlalchemy import func, select, update
 
-from scorekeeper import accounts, clubs, csvfiles, csvimport, games, live, standings
-from scorekeeper.csvimport import ImportRefused
-from scorekeeper.db import db
-from scorekeeper.games import GameRefused, SideSetup
-from scorekeeper.models import Club, Entering, Game
-from scorekeeper.names import cleaned, name_problem
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Club, Entering, Game
 from scorekeeper.rules import DealEntry
 from scorekeeper.rules.terms import CONTROL_MESSAGE, MAX_DEVICE_NAME
-from scorekeeper.standings import Filters
+from scorekeeper.services import accounts, clubs, games, live, records, records_import, standings
+from scorekeeper.services.games import GameRefused, SideSetup
+from scorekeeper.services.names import cleaned, name_problem
+from scorekeeper.services.records_import import ImportRefused
+from scorekeeper.services.standings import Filters
 
 PASSWORD = "correct horse"
 SURROGATE = "\ud800"
@@ -233,7 +233,7 @@ def refused(club: Club, text: str) -> ImportRefused:
     """The import is refused and nothing at all is saved."""
     before = game_count()
     with pytest.raises(ImportRefused) as caught:
-        csvimport.import_deals(club, text)
+        records_import.import_deals(club, text)
     assert game_count() == before
     return caught.value
 
@@ -255,7 +255,7 @@ def refused(club: Club, text: str) -> ImportRefused:
 def test_an_import_refuses_a_bad_name_at_its_line_and_column(app, column, value):
     with app.app_context():
         source = club_with_games()
-        text = with_cell(csvfiles.export_deals(source), 1, column, value)
+        text = with_cell(records.export_deals(source), 1, column, value)
         problem = refused(new_club("target"), text)
         assert (problem.line, problem.column) == (2, column)
         assert "cannot hold" in problem.message
@@ -274,7 +274,7 @@ def test_an_import_refuses_a_bad_name_at_its_line_and_column(app, column, value)
 )
 def test_deeply_nested_house_rules_are_refused_not_a_recursion_error(app, value):
     with app.app_context():
-        text = with_cell(csvfiles.export_deals(club_with_games()), 1, "house_rules", value)
+        text = with_cell(records.export_deals(club_with_games()), 1, "house_rules", value)
         problem = refused(new_club("target"), text)
         assert (problem.line, problem.column) == (2, "house_rules")
         assert "nest" in problem.message or "characters" in problem.message
@@ -286,7 +286,7 @@ def test_deeply_nested_house_rules_are_refused_not_a_recursion_error(app, value)
 )
 def test_house_rules_with_broken_text_are_refused_without_repeating_it(app, client, value):
     with app.app_context():
-        text = with_cell(csvfiles.export_deals(club_with_games()), 1, "house_rules", value)
+        text = with_cell(records.export_deals(club_with_games()), 1, "house_rules", value)
         problem = refused(new_club("target"), text)
         assert (problem.line, problem.column) == (2, "house_rules")
         assert "surrogate" in problem.message
@@ -297,7 +297,7 @@ def test_house_rules_with_broken_text_are_refused_without_repeating_it(app, clie
 def test_the_import_page_shows_a_broken_house_rule_as_a_refusal(app, client, club):
     # Before: the engine's refusal quoted the key, and the page failed to encode it (a 500).
     with app.app_context():
-        text = csvfiles.export_deals(club_with_games("source"))
+        text = records.export_deals(club_with_games("source"))
     text = with_cell(text, 1, "house_rules", '{"\\ud800": 1}')
     upload = {"file": (io.BytesIO(text.encode()), "deals.csv")}
     answer = client.post("/clubs/club/import", data=upload, content_type="multipart/form-data")
@@ -425,10 +425,10 @@ def club_figures(club: Club) -> list[tuple]:
 def test_importing_the_clubs_own_export_adds_nothing_and_names_the_games_skipped(app):
     with app.app_context():
         club = club_with_games()
-        text = csvfiles.export_deals(club)
+        text = records.export_deals(club)
         before, table = game_count(), club_figures(club)
 
-        report = csvimport.import_deals(club, text)
+        report = records_import.import_deals(club, text)
 
         assert (report.games, report.deals, report.members_added) == (0, 0, [])
         assert [(s.ref, s.first_line, s.last_line) for s in report.skipped] == [
@@ -447,13 +447,13 @@ def test_importing_the_clubs_own_export_adds_nothing_and_names_the_games_skipped
 def test_only_the_games_not_yet_held_are_imported(app):
     with app.app_context():
         club = club_with_games()
-        text = csvfiles.export_deals(club)
+        text = records.export_deals(club)
         # Game 2's only deal differs in one figure: another game, imported.
         changed = with_cell(text, 6, "melded_points", "700")
         changed = with_cell(changed, 6, "deal_total", "")
         before = game_count()
 
-        report = csvimport.import_deals(club, changed)
+        report = records_import.import_deals(club, changed)
 
         assert (report.games, report.deals) == (1, 1)
         assert [s.ref for s in report.skipped] == ["1", "3"]
@@ -478,41 +478,41 @@ def test_a_game_that_differs_in_day_rules_or_sides_is_another_game(app, column, 
     # (A rule set of its own is another game too; these deals score under classic only.)
     with app.app_context():
         club = club_with_games()
-        text = csvfiles.export_deals(club, Filters(end=date(2024, 1, 4)))
+        text = records.export_deals(club, Filters(end=date(2024, 1, 4)))
         rows = rows_of(text)
         keep = [rows[0]] + [row for row in rows[1:] if row[0] == rows[1][0]]
         for index in range(1, len(keep)):
             if column in ("side_name", "players") and keep[index][5] != "1":
                 continue
             keep[index][keep[0].index(column)] = value
-        report = csvimport.import_deals(club, text_of(keep))
+        report = records_import.import_deals(club, text_of(keep))
         assert (report.games, report.skipped) == (1, [])
 
 
 def test_names_match_whatever_their_case_and_spacing(app):
     with app.app_context():
         club = club_with_games()
-        text = csvfiles.export_deals(club, Filters(end=date(2024, 1, 4)))
+        text = records.export_deals(club, Filters(end=date(2024, 1, 4)))
         text = text.replace("Ann & Bob", "ANN  &  bob").replace("Ann; Bob", "ann;  BOB")
-        report = csvimport.import_deals(club, text)
+        report = records_import.import_deals(club, text)
         assert (report.games, [s.ref for s in report.skipped]) == (0, ["1", "2"])
 
 
 def test_each_game_held_matches_one_game_of_the_file(app):
     with app.app_context():
         club = club_with_games()
-        rows = rows_of(csvfiles.export_deals(club, Filters(start=date(2024, 1, 11))))
+        rows = rows_of(records.export_deals(club, Filters(start=date(2024, 1, 11))))
         # The deal-less game three times over, as three games: the club holds one of them.
         copies = [rows[0]] + [[ref, *row[1:]] for ref in ("a", "b", "c") for row in rows[1:]]
-        report = csvimport.import_deals(club, text_of(copies))
+        report = records_import.import_deals(club, text_of(copies))
         assert (report.games, [s.ref for s in report.skipped]) == (2, ["a"])
-        again = csvimport.import_deals(club, text_of(copies))
+        again = records_import.import_deals(club, text_of(copies))
         assert (again.games, [s.ref for s in again.skipped]) == (0, ["a", "b", "c"])
 
 
 def test_a_new_club_imports_every_game(app):
     with app.app_context():
-        text = csvfiles.export_deals(club_with_games())
-        report = csvimport.import_deals(new_club("other"), text)
+        text = records.export_deals(club_with_games())
+        report = records_import.import_deals(new_club("other"), text)
         assert (report.games, report.deals, report.skipped) == (3, 3, [])
         assert report.summary() == "Imported 3 games with 3 deals."

@@ -15,8 +15,9 @@ from pathlib import Path
 import flask
 import pytest
 
-from scorekeeper import clubs, create_app
-from scorekeeper.db import db
+from scorekeeper import create_app
+from scorekeeper.plumbing.db import db
+from scorekeeper.services import clubs
 
 PASSWORD = "quiet-harbour-7341-lantern"
 PRIVATE, PUBLIC = "priv", "pub"

@@ -15,9 +15,9 @@ import re
 import pytest
 from test_private_links import _enter, _start, _start_club, _wrong_secret, matrix_of, read_qr
 
-from scorekeeper import clubs
-from scorekeeper.db import db
-from scorekeeper.models import Club, Organiser
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Club, Organiser
+from scorekeeper.services import clubs
 from scorekeeper.web.invite import QUIET_ZONE, SIZE
 
 SVG = "image/svg+xml"

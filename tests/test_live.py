@@ -19,9 +19,10 @@ from page_reader import Page, read_page
 from sqlalchemy import select, update
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import accounts, clubs, create_app, games, live
-from scorekeeper.db import db
-from scorekeeper.models import Entering
+from scorekeeper import create_app
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Entering
+from scorekeeper.services import accounts, clubs, games, live
 
 SINGLES = [{"name": "Ann", "players": ["Ann"]}, {"name": "Cat", "players": ["Cat"]}]
 # Club rules: a clean book is 500, no one out; four deals end the game.

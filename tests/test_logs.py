@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from gunicorn.config import Config
 
-from scorekeeper.logs import RedactingLogger, redact
+from scorekeeper.plumbing.logs import RedactingLogger, redact
 
 SECRET = "kRHwYNHHKmYXenLppg4Mpg"
 CODE = "Zx9-long-table-code-0123456789"
@@ -45,7 +45,7 @@ def test_the_shipped_gunicorn_settings_use_it():
     from pathlib import Path
 
     settings = (Path(__file__).resolve().parent.parent / "gunicorn.conf.py").read_text()
-    assert 'logger_class = "scorekeeper.logs.RedactingLogger"' in settings
+    assert 'logger_class = "scorekeeper.plumbing.logs.RedactingLogger"' in settings
 
 
 # ------------------------------------------------- issue 26: secrets written percent-encoded

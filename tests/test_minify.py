@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.compress import STATIC_MAX_AGE, minify_css, minify_js
+from scorekeeper.plumbing.compress import STATIC_MAX_AGE, minify_css, minify_js
 
 STATIC = Path(__file__).parent.parent / "static"
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}

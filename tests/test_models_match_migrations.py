@@ -13,7 +13,7 @@ from alembic.migration import MigrationContext
 from flask_migrate import upgrade
 
 from scorekeeper import create_app
-from scorekeeper.db import db
+from scorekeeper.plumbing.db import db
 
 
 def test_the_migrations_at_head_make_the_models_schema(databases, tmp_path):

@@ -16,10 +16,10 @@ from sqlalchemy import func, select
 from test_live import QUIET, Table, api_deal, live_of, start, text
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import clubs, games
-from scorekeeper.db import db
-from scorekeeper.models import Game, Organiser
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Game, Organiser
 from scorekeeper.rules.terms import MAX_DEVICE_NAME
+from scorekeeper.services import clubs, games
 
 
 def finished(client) -> Table:

@@ -16,8 +16,8 @@ from game_links import link, secret_of
 from page_reader import read_page
 from sqlalchemy import func, select
 
-from scorekeeper.db import db
-from scorekeeper.models import Game
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Game
 
 # ------------------------------------------------------------------------- helpers
 

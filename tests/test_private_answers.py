@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper import clubs
+from scorekeeper.services import clubs
 
 PASSWORD = "quiet-harbour-7341-lantern"
 SIDES = [{"name": "Us"}, {"name": "Them"}]

@@ -18,9 +18,18 @@ from game_links import statements_asked
 from sqlalchemy import func, select, update
 from werkzeug.routing import Rule
 
-from scorekeeper import clubs, links
-from scorekeeper.db import db
-from scorekeeper.models import Club, Deal, DealPart, Entering, Game, LinkMiss, Member, Organiser
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import (
+    Club,
+    Deal,
+    DealPart,
+    Entering,
+    Game,
+    LinkMiss,
+    Member,
+    Organiser,
+)
+from scorekeeper.services import clubs, links
 from scorekeeper.web.access import MY_GAMES_KEPT
 
 LINK = re.compile(r"/t/([A-Za-z0-9_-]{22})")

@@ -13,16 +13,16 @@ from conftest import close, make_app
 from flask import Flask, request
 from sqlalchemy import select
 
-from scorekeeper.accounts import LOGIN_FAILURES
-from scorekeeper.db import db
-from scorekeeper.models import LoginAttempt
-from scorekeeper.proxies import (
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import LoginAttempt
+from scorekeeper.plumbing.proxies import (
     FromProxies,
     ProxySettingRefused,
     from_proxy,
     proxy_count,
     proxy_networks,
 )
+from scorekeeper.services.accounts import LOGIN_FAILURES
 
 STRANGER = "203.0.113.5"
 

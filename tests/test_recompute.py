@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import func, select, update
 
-from scorekeeper import clubs, games, standings
-from scorekeeper.db import db
-from scorekeeper.models import Club, DealScore, Game, MemberDay, MemberResult, Side
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Club, DealScore, Game, MemberDay, MemberResult, Side
+from scorekeeper.services import clubs, games, standings
 
 
 @pytest.fixture

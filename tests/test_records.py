@@ -15,13 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from scorekeeper import accounts, clubs, create_app, csvfiles, csvimport, games, standings
-from scorekeeper.csvimport import ImportRefused
-from scorekeeper.db import db
-from scorekeeper.games import SideSetup
-from scorekeeper.models import Club, Game, Member
+from scorekeeper import create_app
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Club, Game, Member
 from scorekeeper.rules import BOOK_KINDS, CARD_CATEGORIES, DealEntry
-from scorekeeper.standings import Filters, Standing
+from scorekeeper.services import accounts, clubs, games, records, records_import, standings
+from scorekeeper.services.games import SideSetup
+from scorekeeper.services.records_import import ImportRefused
+from scorekeeper.services.standings import Filters, Standing
 
 E = DealEntry
 OUT = {"clean": 2, "dirty": 2, "wild": 1}
@@ -259,7 +260,7 @@ def shared(tmp_path_factory, databases) -> Iterator[Shared]:
     )
     with app.app_context():
         source = build_club()
-        _EXPORT["deals"] = csvfiles.export_deals(source)
+        _EXPORT["deals"] = records.export_deals(source)
         source_id = source.id
     yield Shared(app, source_id)
     with app.app_context():
@@ -342,7 +343,7 @@ def refused(text: str) -> ImportRefused:
     clubs.add_member(target, "Ann")
     before = counts()
     with pytest.raises(ImportRefused) as caught:
-        csvimport.import_deals(target, text)
+        records_import.import_deals(target, text)
     assert counts() == before
     assert [m.name for m in target.members] == ["Ann"]
     assert games_of(target) == []
@@ -372,12 +373,12 @@ def row_index(game_number: int, deal: str, side: str, text: str | None = None) -
 def test_export_then_import_into_a_new_club_reproduces_every_game_and_the_standings(shared):
     with shared.app.app_context():
         source = shared.source()
-        text = csvfiles.export_deals(source)
+        text = records.export_deals(source)
         target = new_club("restore")
 
-        report = csvimport.import_deals(target, text)
+        report = records_import.import_deals(target, text)
 
-        assert report == csvimport.ImportReport(games=6, deals=15, members_added=list(MEMBERS))
+        assert report == records_import.ImportReport(games=6, deals=15, members_added=list(MEMBERS))
         # Rule sets, dates, decks, house rules, sides, players (Zed still a guest), entries,
         # deal totals and every figure the standings add up.
         assert snapshot(target) == snapshot(source)
@@ -386,23 +387,23 @@ def test_export_then_import_into_a_new_club_reproduces_every_game_and_the_standi
                 standings.standings(source, filters)
             )
         # Exporting the new club gives the same files, but for the new games' ids.
-        assert [row[1:] for row in rows_of(csvfiles.export_deals(target))] == [
+        assert [row[1:] for row in rows_of(records.export_deals(target))] == [
             row[1:] for row in rows_of(text)
         ]
-        assert [row[1:] for row in rows_of(csvfiles.export_games(target, Filters()))] == [
-            row[1:] for row in rows_of(csvfiles.export_games(source, Filters()))
+        assert [row[1:] for row in rows_of(records.export_games(target, Filters()))] == [
+            row[1:] for row in rows_of(records.export_games(source, Filters()))
         ]
-        assert csvfiles.export_standings(standings.standings(target, Filters())) == (
-            csvfiles.export_standings(standings.standings(source, Filters()))
+        assert records.export_standings(standings.standings(target, Filters())) == (
+            records.export_standings(standings.standings(source, Filters()))
         )
 
 
 def test_import_matches_members_whatever_the_case_and_leaves_guests_guests(shared):
     with shared.app.app_context():
-        text = csvfiles.export_deals(shared.source())
+        text = records.export_deals(shared.source())
         target = new_club("friday")
         ann = clubs.add_member(target, "ANN")
-        report = csvimport.import_deals(target, text)
+        report = records_import.import_deals(target, text)
         assert report.members_added == ["Bob", "Cat", "Dan", "Eve"]
         assert sorted(m.name for m in target.members) == ["ANN", "Bob", "Cat", "Dan", "Eve"]
         casual = games_of(target)[2]
@@ -418,9 +419,9 @@ def test_import_into_the_same_club_skips_the_games_it_holds(shared):
     """Restoring a club's own export never counts a game twice (issue 14)."""
     with shared.app.app_context():
         club = build_club("same")
-        exported = csvfiles.export_deals(club, Filters(ruleset="classic"))
+        exported = records.export_deals(club, Filters(ruleset="classic"))
         held = [g.id for g in games_of(club) if g.ruleset == "classic"]
-        report = csvimport.import_deals(club, exported)
+        report = records_import.import_deals(club, exported)
         assert (report.games, report.deals, report.members_added) == (0, 0, [])
         assert [s.ref for s in report.skipped] == [str(i) for i in held]
         assert "already in the records" in report.summary()
@@ -432,7 +433,7 @@ def test_import_into_the_same_club_skips_the_games_it_holds(shared):
 
 def test_deals_csv_is_one_row_per_game_deal_and_side_with_blanks_for_what_was_not_entered(shared):
     with shared.app.app_context():
-        rows = dicts_of(csvfiles.export_deals(shared.source()))
+        rows = dicts_of(records.export_deals(shared.source()))
     assert list(rows[0]) == [
         "game", "played_on", "ruleset", "decks", "house_rules", "side", "side_name", "players",
         "guests", "deal",
@@ -480,12 +481,12 @@ def test_deals_csv_is_one_row_per_game_deal_and_side_with_blanks_for_what_was_no
 def test_deals_csv_follows_the_filters(shared):
     with shared.app.app_context():
         club = shared.source()
-        only = dicts_of(csvfiles.export_deals(club, Filters(ruleset="family")))
+        only = dicts_of(records.export_deals(club, Filters(ruleset="family")))
         assert {r["ruleset"] for r in only} == {"family"}
-        dated = dicts_of(csvfiles.export_deals(club, Filters(start=date(2024, 2, 1))))
+        dated = dicts_of(records.export_deals(club, Filters(start=date(2024, 2, 1))))
         assert {r["ruleset"] for r in dated} == {"club", "family", "ten-thousand"}
         bob = next(m for m in club.members if m.name == "Bob")
-        played = dicts_of(csvfiles.export_deals(club, Filters(member_id=bob.id)))
+        played = dicts_of(records.export_deals(club, Filters(member_id=bob.id)))
         assert {r["ruleset"] for r in played} == {
             "classic", "cutthroat", "casual", "family", "ten-thousand",
         }  # fmt: skip
@@ -493,7 +494,7 @@ def test_deals_csv_follows_the_filters(shared):
 
 def test_games_csv_has_a_row_per_finished_game_with_sides_totals_and_winners(shared):
     with shared.app.app_context():
-        text = csvfiles.export_games(shared.source(), Filters())
+        text = records.export_games(shared.source(), Filters())
     rows = dicts_of(text)
     assert list(rows[0]) == [
         "game", "played_on", "ruleset", "decks", "deals",
@@ -532,14 +533,14 @@ def test_games_csv_has_a_row_per_finished_game_with_sides_totals_and_winners(sha
 def test_games_csv_with_no_games_is_a_header(shared):
     with shared.app.app_context():
         club = shared.source()
-        text = csvfiles.export_games(club, Filters(ruleset="family"))
+        text = records.export_games(club, Filters(ruleset="family"))
     assert text.splitlines() == ["game,played_on,ruleset,decks,deals,winners,rule_set"]
 
 
 def test_standings_csv_carries_the_club_figures(shared):
     with shared.app.app_context():
         rows = standings.standings(shared.source(), Filters(ruleset="classic"))
-        text = csvfiles.export_standings(rows)
+        text = records.export_standings(rows)
     # From the classic game worked out above: Ann & Bob won 9,900 over 4 deals with books
     # clean 2+1+0+2, dirty 2+1+0+2, wild 1+0+0+2, out twice and one red three caught;
     # Cat & Dan made 9,450 (2,362.5 a deal), books clean 1+2+3+0, dirty 0+2+2+1, wild 0+1+1+0.
@@ -563,7 +564,7 @@ def test_standings_csv_rounds_half_up_leaves_unranked_blank_and_defuses_formulas
         member_id=2, player="Bo", games=8, wins=1, total_points=1, deals=16, clean_books=0,
         dirty_books=0, wild_books=0, special_books=0, went_out=0, red_threes_caught=0, rank=2,
     )  # fmt: skip
-    lines = dicts_of(csvfiles.export_standings([row, half]))
+    lines = dicts_of(records.export_standings([row, half]))
     assert lines[0] == {
         "rank": "",
         "player": '\'=HYPERLINK("x")',
@@ -594,7 +595,7 @@ def test_names_a_spreadsheet_would_run_are_defused_and_still_round_trip(shared):
         clubs.add_member(source, "'Quote")
         sides = [SideSetup("=1+1", ["-Bob", "@Cat"]), SideSetup("'Quote", ["'Quote", "+Dan"])]
         games.record_game("classic", sides, [], club=source, played_on=date(2024, 3, 1))
-        text = csvfiles.export_deals(source)
+        text = records.export_deals(source)
         row = dicts_of(text)[0]
         assert (row["side_name"], row["players"], row["guests"]) == (
             "'=1+1",
@@ -603,7 +604,7 @@ def test_names_a_spreadsheet_would_run_are_defused_and_still_round_trip(shared):
         )
         assert dicts_of(text)[1]["side_name"] == "''Quote"
         target = new_club("plain")
-        report = csvimport.import_deals(target, text)
+        report = records_import.import_deals(target, text)
         assert report.members_added == ["'Quote"]
         assert snapshot(target) == snapshot(source)
 
@@ -756,7 +757,7 @@ def test_empty_files_and_big_files_are_refused(shared, monkeypatch):
         header_only = valid_file().splitlines()[0]
         assert "no rows" in str(refused(header_only))
         assert "5 MB" in str(refused("x" * (5 * 1024 * 1024 + 1)))
-        monkeypatch.setattr(csvimport, "MAX_ROWS", 5)
+        monkeypatch.setattr(records_import, "MAX_ROWS", 5)
         too_many = refused(valid_file())
         assert (too_many.line, too_many.column) == (7, None) and "over 5 rows" in str(too_many)
         assert "not readable CSV" in str(refused('game,"' + "x" * 200_000))
@@ -764,7 +765,7 @@ def test_empty_files_and_big_files_are_refused(shared, monkeypatch):
 
 def test_a_games_export_is_not_mistaken_for_a_deals_file(shared):
     with shared.app.app_context():
-        refusal = refused(csvfiles.export_games(shared.source(), Filters()))
+        refusal = refused(records.export_games(shared.source(), Filters()))
     assert (refusal.line, refusal.column) == (1, "deals")
 
 
@@ -783,7 +784,7 @@ def test_import_accepts_spreadsheet_habits(shared):
         moved = [[f" {row[i]} " if row[i] else row[i] for i in order] for row in rows]
         text = "\ufeff" + text_of(moved[:5]) + "\r\n\r\n" + text_of(moved[5:])
         target = new_club("habits")
-        report = csvimport.import_deals(target, text)
+        report = records_import.import_deals(target, text)
         assert report.games == 6
         classic = games_of(target)[0]
         assert [[bool(s.entry.get("went_out")) for s in d.scores] for d in classic.deals] == [
@@ -800,7 +801,9 @@ def test_optional_columns_may_be_left_out(shared):
         rows = rows_of(valid_file())
         keep = [i for i, name in enumerate(rows[0]) if name not in ("guests", "deal_total")]
         target = new_club("bare")
-        report = csvimport.import_deals(target, text_of([[row[i] for i in keep] for row in rows]))
+        report = records_import.import_deals(
+            target, text_of([[row[i] for i in keep] for row in rows])
+        )
         # Without the guests column, every player becomes a member, the guest too.
         assert report.members_added == ["Ann", "Bob", "Cat", "Dan", "Eve", "Zed"]
 
@@ -835,8 +838,8 @@ def entries(draw) -> DealEntry:
 @given(entries())
 def test_any_entry_survives_its_cells_exactly(entry):
     stored = entry.to_dict()
-    cells = csvfiles.entry_cells(stored)
-    assert list(cells) == list(csvfiles.ENTRY_NAMES)
+    cells = records.entry_cells(stored)
+    assert list(cells) == list(records.ENTRY_NAMES)
     written = rows_of(text_of([list(cells), list(cells.values())]))
-    back = csvimport.entry_from_cells(dict(zip(*written, strict=True)), 2)
+    back = records_import.entry_from_cells(dict(zip(*written, strict=True)), 2)
     assert back.to_dict() == stored

@@ -20,9 +20,9 @@ from sqlalchemy import func, select
 from test_api import assert_errors, game_key, post_deal, start, state
 from test_api_parts import OUT, STAYED_IN, saved, send
 
-from scorekeeper import bodies
-from scorekeeper.db import db
-from scorekeeper.models import DealPart
+from scorekeeper.plumbing import bodies
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import DealPart
 from scorekeeper.rules import PRESETS, DealEntry, DealRefused
 from scorekeeper.rules.terms import (
     BOOK_KINDS,

@@ -18,11 +18,11 @@ from game_links import key, link
 from sqlalchemy import select
 from test_clubs import E, add_members, html, new_club, signup, text
 
-from scorekeeper import clubs, csvfiles, csvimport, games, standings
-from scorekeeper.db import db
-from scorekeeper.games import SideSetup, record_game
-from scorekeeper.models import Game, MemberResult, SavedRules
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Game, MemberResult, SavedRules
 from scorekeeper.rules import DealEntry
+from scorekeeper.services import clubs, games, records, records_import, standings
+from scorekeeper.services.games import SideSetup, record_game
 
 pytestmark = pytest.mark.usefixtures("quick_hashing")
 
@@ -446,8 +446,8 @@ def test_csv_carries_the_rule_set_name_and_import_links_it_when_the_numbers_agre
     finished_game(app, None, "2024-03-12")
     with app.app_context():
         club = clubs.club_by_slug(SLUG)
-        exported = csvfiles.export_deals(club, standings.Filters())
-        games_csv = _dicts(csvfiles.export_games(club, standings.Filters()))
+        exported = records.export_deals(club, standings.Filters())
+        games_csv = _dicts(records.export_games(club, standings.Filters()))
         olga = club.organisers[0]
         # Two other clubs: one plays Thursday rules with the same numbers, one with others.
         same = clubs.create_club("Same", "same", olga)
@@ -458,7 +458,7 @@ def test_csv_carries_the_rule_set_name_and_import_links_it_when_the_numbers_agre
     assert {row["rule_set"] for row in _dicts(exported)} == {"Thursday rules", ""}
 
     with app.app_context():
-        report = csvimport.import_deals(clubs.club_by_slug("same"), exported)
+        report = records_import.import_deals(clubs.club_by_slug("same"), exported)
         assert report.games == 2
         same = clubs.club_by_slug("same")
         (linked,) = same.saved_rules
@@ -472,7 +472,7 @@ def test_csv_carries_the_rule_set_name_and_import_links_it_when_the_numbers_agre
         by_saved = standings.standings(same, standings.Filters(saved_rules_id=linked.id))
         assert {(r.player, r.total_points) for r in by_saved} == {("Ann", 2100), ("Bob", 400)}
 
-        csvimport.import_deals(clubs.club_by_slug("other"), exported)
+        records_import.import_deals(clubs.club_by_slug("other"), exported)
         other = clubs.club_by_slug("other")
         played = db.session.execute(
             select(Game).where(Game.club_id == other.id).order_by(Game.played_on)
@@ -488,13 +488,13 @@ def test_an_older_deals_file_without_the_rule_set_column_still_imports(app, clie
     finished_game(app, saved_id)
     with app.app_context():
         club = clubs.club_by_slug(SLUG)
-        rows = list(csv.reader(io.StringIO(csvfiles.export_deals(club, standings.Filters()))))
+        rows = list(csv.reader(io.StringIO(records.export_deals(club, standings.Filters()))))
         assert rows[0][-1] == "rule_set"
         older = io.StringIO()
         csv.writer(older).writerows(row[:-1] for row in rows)
         olga = club.organisers[0]
         target = clubs.create_club("Target", "target", olga)
-        assert csvimport.import_deals(target, older.getvalue()).games == 1
+        assert records_import.import_deals(target, older.getvalue()).games == 1
         game = db.session.execute(select(Game).where(Game.club_id == target.id)).scalar_one()
         assert (game.saved_rules_id, game.rules_name, game.house_rules) == (None, None, THURSDAY)
         # A name that changes within one game, or is unprintable, names its line and column.
@@ -502,14 +502,14 @@ def test_an_older_deals_file_without_the_rule_set_column_still_imports(app, clie
         mixed[2] = [*mixed[2][:-1], "Friday rules"]
         broken = io.StringIO()
         csv.writer(broken).writerows(mixed)
-        with pytest.raises(csvimport.ImportRefused) as refused:
-            csvimport.import_deals(clubs.club_by_slug("target"), broken.getvalue())
+        with pytest.raises(records_import.ImportRefused) as refused:
+            records_import.import_deals(clubs.club_by_slug("target"), broken.getvalue())
         assert (refused.value.line, refused.value.column) == (3, "rule_set")
         mixed[2] = [*mixed[2][:-1], "Thurs\u202eday"]
         broken = io.StringIO()
         csv.writer(broken).writerows(mixed)
-        with pytest.raises(csvimport.ImportRefused) as refused:
-            csvimport.import_deals(clubs.club_by_slug("target"), broken.getvalue())
+        with pytest.raises(records_import.ImportRefused) as refused:
+            records_import.import_deals(clubs.club_by_slug("target"), broken.getvalue())
         assert refused.value.column == "rule_set"
 
 

@@ -27,8 +27,9 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from scorekeeper import clubs, create_app, links
+from scorekeeper import create_app
 from scorekeeper import rules as engine
+from scorekeeper.services import clubs, links
 
 CHECKS = [
     not_a_server_error,

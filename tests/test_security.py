@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.security import MissingSecretKey
+from scorekeeper.plumbing.security import MissingSecretKey
 
 SIDES = [{"name": "Ann"}, {"name": "Bob"}]
 

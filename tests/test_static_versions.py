@@ -21,8 +21,8 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 
 import pytest
 
-from scorekeeper import demo
-from scorekeeper.compress import IMMUTABLE, STALE, STATIC_MAX_AGE
+from scorekeeper.plumbing.compress import IMMUTABLE, STALE, STATIC_MAX_AGE
+from scorekeeper.services import demo
 
 STATIC = Path(__file__).parent.parent / "static"
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}

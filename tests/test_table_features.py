@@ -16,9 +16,9 @@ from sqlalchemy import func, select
 from test_pages import TEAMS, api_deal, api_game, game_id_from, start_by_form, text, values
 from werkzeug.security import generate_password_hash
 
-from scorekeeper import clubs, games
-from scorekeeper.db import db
-from scorekeeper.models import Game, Organiser
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Game, Organiser
+from scorekeeper.services import clubs, games
 
 THREE = [("Ann", ["Ann"]), ("Bob", ["Bob"]), ("Cat", ["Cat"])]
 # A clean book each deal for the first side, nothing for the others: four deals end the game.

@@ -13,8 +13,8 @@ import secrets
 
 import pytest
 
-from scorekeeper import accounts, clubs
-from scorekeeper.db import db
+from scorekeeper.plumbing.db import db
+from scorekeeper.services import accounts, clubs
 from scorekeeper.web.access import (
     GAMES,
     MY_GAMES_KEPT,

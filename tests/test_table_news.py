@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from test_live import PHONE_A, PHONE_B, PHONE_C, QUIET, api_deal, entering_of, live_of, say, start
 
-from scorekeeper import live
+from scorekeeper.services import live
 
 
 def news_of(client, game) -> dict | None:

@@ -12,11 +12,11 @@ from typing import NoReturn
 from flask import Response, abort, after_this_request, g, request, session
 from flask_login import current_user
 
-from .. import clubs, games, links
-from ..access import Level, may_correct
-from ..addresses import counted_as
-from ..models import Club, Game
-from ..security import never_keep
+from scorekeeper.plumbing.addresses import counted_as
+from scorekeeper.plumbing.models import Club, Game
+from scorekeeper.plumbing.security import never_keep
+from scorekeeper.services import clubs, games, links
+from scorekeeper.services.access import Level, may_correct
 
 TABLES = "tables"  # session key: [[club slug, table code]], newest first
 # The clubs whose table links a phone keeps, the newest: the session is a cookie, under 4 KB

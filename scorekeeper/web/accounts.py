@@ -10,11 +10,11 @@ from flask_wtf import FlaskForm
 from wtforms import PasswordField, StringField
 from wtforms.validators import DataRequired, Length
 
-from .. import accounts, creations
-from ..models import Organiser
-from ..rules.terms import MAX_NAME, MAX_PASSWORD, MIN_PASSWORD
-from .access import counted_address
-from .creating import too_many
+from scorekeeper.plumbing.models import Organiser
+from scorekeeper.rules.terms import MAX_NAME, MAX_PASSWORD, MIN_PASSWORD
+from scorekeeper.services import accounts, creations
+from scorekeeper.web.access import counted_address
+from scorekeeper.web.creating import too_many
 
 bp = Blueprint("accounts", __name__)
 

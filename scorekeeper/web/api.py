@@ -11,26 +11,26 @@ from typing import Any, NoReturn
 from flask import Blueprint, abort, jsonify, make_response, request, url_for
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
-from .. import clubs, creations, deals, games, links, parts, standings
-from .. import rules as engine
-from ..bodies import MAX_JSON_BODY
-from ..models import Club, Game, SavedRules
-from ..names import cleaned
-from ..rules import Progress, Refusal
-from ..rules.deal import KIND_FIELDS
-from ..rules.game import deal_limit_reached
-from ..rules.limits import CARD_FIELDS
-from ..rules.terms import (
+from scorekeeper import rules as engine
+from scorekeeper.plumbing.bodies import MAX_JSON_BODY
+from scorekeeper.plumbing.models import Club, Game, SavedRules
+from scorekeeper.rules import Progress, Refusal
+from scorekeeper.rules.deal import KIND_FIELDS
+from scorekeeper.rules.game import deal_limit_reached
+from scorekeeper.rules.limits import CARD_FIELDS
+from scorekeeper.rules.terms import (
     DEALS_PER_PAGE,
     MAX_DEVICE_NAME,
     MAX_ERRORS_LISTED,
     MAX_PLAYERS_PER_SIDE,
     MAX_SIDES,
 )
-from .access import Level, game_or_404, refuse, require, require_game
-from .creating import too_many
-from .invite import base_url
-from .openapi import openapi_document
+from scorekeeper.services import clubs, creations, deals, games, links, side_lines, standings
+from scorekeeper.services.names import cleaned
+from scorekeeper.web.access import Level, game_or_404, refuse, require, require_game
+from scorekeeper.web.creating import too_many
+from scorekeeper.web.invite import base_url
+from scorekeeper.web.openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 # A deal's figures nest four levels ({"scores": [{"books": {...}}]}): a body nesting far deeper
@@ -408,15 +408,15 @@ def send_line(game_id: int, side: int):
     level = require_game(game, Level.READ)
     start = _deals_from()
     data = body()
-    outcome = parts.send_line(game, level, side, data.get("entry"), **_line_sent(data))
+    outcome = side_lines.send_line(game, level, side, data.get("entry"), **_line_sent(data))
     match outcome:
-        case parts.LineKept(number, lines):
+        case side_lines.LineKept(number, lines):
             return jsonify(deal=number, saved=False, parts=[line.as_json() for line in lines])
-        case parts.LaterLineKept() as later:
+        case side_lines.LaterLineKept() as later:
             return refused([Refusal(side, "entered_at", later.message)], 409)
         case deals.Ended(refusals) | deals.LimitReached(refusals):
             return refused(refusals, 409)
-        case parts.NoSuchSide():
+        case side_lines.NoSuchSide():
             abort(404)
     return _answer(game, level, outcome, 201, start, data, PART_BODY.of(side))
 
@@ -613,7 +613,7 @@ def _lines_in(game: Game, progress: Progress, full: bool) -> list[dict[str, Any]
     if progress.finished or full:
         return []
     rows = deals.lines_in(game, progress.next_deal)
-    return [line.as_json() for line in parts.lines_from(game, rows)]
+    return [line.as_json() for line in side_lines.lines_from(game, rows)]
 
 
 def _club_to_read(slug: str) -> Club:

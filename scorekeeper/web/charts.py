@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from .. import charts
-from ..models import Game
-from ..rules import Progress
+from scorekeeper.plumbing.models import Game
+from scorekeeper.rules import Progress
+from scorekeeper.web import svg_charts
 
 
 def running_totals_chart(game: Game, progress: Progress) -> tuple[Markup, Markup] | None:
@@ -16,10 +16,10 @@ def running_totals_chart(game: Game, progress: Progress) -> tuple[Markup, Markup
     title = "Running totals"
     labels = ["Start"] + [f"Deal {d.number}" for d in progress.deals]
     series = [
-        charts.Series(side.name, [0] + [d.totals[index] for d in progress.deals])
-        for index, side in enumerate(game.sides[: charts.MAX_SERIES])
+        svg_charts.Series(side.name, [0] + [d.totals[index] for d in progress.deals])
+        for index, side in enumerate(game.sides[: svg_charts.MAX_SERIES])
     ]
     return (
-        Markup(charts.line_chart(title, labels, series, chart_id=f"totals-{game.id}")),
-        Markup(charts.chart_table(title, labels, series)),
+        Markup(svg_charts.line_chart(title, labels, series, chart_id=f"totals-{game.id}")),
+        Markup(svg_charts.chart_table(title, labels, series)),
     )

@@ -9,9 +9,9 @@ from flask_wtf.file import FileField, FileRequired
 from wtforms import BooleanField, DateField, IntegerField, SelectField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from ..rules import RuleSet
-from ..rules.terms import MAX_CLUB_NAME, MAX_NAME
-from .forms import VisibleName, house_rule_fields
+from scorekeeper.rules import RuleSet
+from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME
+from scorekeeper.web.forms import VisibleName, house_rule_fields
 
 CLUB_NAME = [DataRequired(), Length(max=MAX_CLUB_NAME), VisibleName()]
 NAME = [DataRequired(), Length(max=MAX_NAME), VisibleName()]

@@ -19,12 +19,13 @@ from flask import (
 from flask_login import login_required
 from markupsafe import Markup
 
-from .. import charts, clubs, creations, csvfiles, csvimport, games
-from .. import rules as engine
-from .. import standings as club_standings
-from ..models import Club, SavedRules
-from ..security import NO_STORE
-from .access import (
+from scorekeeper import rules as engine
+from scorekeeper.plumbing.models import Club, SavedRules
+from scorekeeper.plumbing.security import NO_STORE
+from scorekeeper.services import clubs, creations, games, records, records_import
+from scorekeeper.services import standings as club_standings
+from scorekeeper.web import svg_charts
+from scorekeeper.web.access import (
     MY_TABLES_KEPT,
     Level,
     club_level,
@@ -33,7 +34,7 @@ from .access import (
     remember_table,
     require,
 )
-from .club_forms import (
+from scorekeeper.web.club_forms import (
     ActionForm,
     ClubForm,
     DefaultRulesForm,
@@ -46,9 +47,9 @@ from .club_forms import (
     StandingsFilter,
     saved_rules_form,
 )
-from .creating import too_many
-from .forms import house_rules_of, knob_field
-from .rulecards import PLAYER_COUNTS
+from scorekeeper.web.creating import too_many
+from scorekeeper.web.forms import house_rules_of, knob_field
+from scorekeeper.web.rulecards import PLAYER_COUNTS
 
 bp = Blueprint("clubs", __name__, url_prefix="/clubs")
 # Ids and page numbers from a query string: plain ASCII digits, far below any integer limit.
@@ -253,7 +254,7 @@ def member(slug: str, member_id: int):
     figures = next((r for r in rows if r.member_id == target.id), None)
     labels = [r.played_on.strftime("%d %b") for r in results]
     chart = Markup(
-        charts.bar_chart(
+        svg_charts.bar_chart(
             f"{target.name}: final score in each game",
             labels,
             [r.total for r in results],
@@ -261,10 +262,10 @@ def member(slug: str, member_id: int):
         )
     )
     table = Markup(
-        charts.chart_table(
+        svg_charts.chart_table(
             f"{target.name}: final score in each game",
             labels,
-            [charts.Series("Final score", [r.total for r in results])],
+            [svg_charts.Series("Final score", [r.total for r in results])],
         )
     )
     merge = MergeForm()
@@ -406,11 +407,11 @@ def export(slug: str, kind: str):
     club, _ = club_or_404(slug)
     _, chosen = filters(club)
     if kind == "games":
-        text = csvfiles.export_games(club, chosen)
+        text = records.export_games(club, chosen)
     elif kind == "deals":
-        text = csvfiles.export_deals(club, chosen)
+        text = records.export_deals(club, chosen)
     elif kind == "standings":
-        text = csvfiles.export_standings(club_standings.standings(club, chosen))
+        text = records.export_standings(club_standings.standings(club, chosen))
     else:
         abort(404)
     name = f"{club.slug}-{kind}.csv"
@@ -428,13 +429,13 @@ def import_records(slug: str):
     form = ImportForm()
     problem = None
     if form.validate_on_submit():
-        raw = form.file.data.read(csvimport.MAX_BYTES + 1)
+        raw = form.file.data.read(records_import.MAX_BYTES + 1)
         try:
             text = raw.decode("utf-8-sig")
-            report = csvimport.import_deals(club, text)
+            report = records_import.import_deals(club, text)
         except UnicodeDecodeError:
             problem = "The file is not UTF-8 text: export it again from this app."
-        except csvimport.ImportRefused as exc:
+        except records_import.ImportRefused as exc:
             problem = f"Nothing was imported. {exc}"
         else:
             flash(report.summary())

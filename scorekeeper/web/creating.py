@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Response, jsonify, make_response, render_template, request
 
-from ..creations import TooMany
+from scorekeeper.services.creations import TooMany
 
 
 def too_many(refused: TooMany, page: str | None = None) -> Response:

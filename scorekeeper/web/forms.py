@@ -11,9 +11,8 @@ from flask_wtf import FlaskForm
 from wtforms import Field, HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import Length, ValidationError
 
-from ..names import name_problem
-from ..rules import RulesError, RuleSet, knobs, overrides_from
-from ..rules.terms import (
+from scorekeeper.rules import RulesError, RuleSet, knobs, overrides_from
+from scorekeeper.rules.terms import (
     BONUS_COUNT_LABELS,
     BOOK_LABELS,
     CARD_CATEGORIES,
@@ -24,6 +23,7 @@ from ..rules.terms import (
     MELDED_BLACK_THREES,
     MELDED_BLACK_THREES_LABEL,
 )
+from scorekeeper.services.names import name_problem
 
 WHOLE = re.compile(r"[0-9]+")
 MAX_SIDES_ON_FORM = 6

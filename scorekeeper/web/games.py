@@ -10,14 +10,14 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
-from .. import access, clubs, creations, deals, games, parts
-from .. import rules as engine
-from ..models import Club, Deal, Game
-from ..names import phone_name
-from ..rules import DealRefused, Refusal
-from ..rules.game import deal_limit_reached
-from ..rules.terms import SCOREBOARD_DEALS
-from .access import (
+from scorekeeper import rules as engine
+from scorekeeper.plumbing.models import Club, Deal, Game
+from scorekeeper.rules import DealRefused, Refusal
+from scorekeeper.rules.game import deal_limit_reached
+from scorekeeper.rules.terms import SCOREBOARD_DEALS
+from scorekeeper.services import access, clubs, creations, deals, games, side_lines
+from scorekeeper.services.names import phone_name
+from scorekeeper.web.access import (
     Level,
     forget_rules,
     game_or_404,
@@ -30,10 +30,10 @@ from .access import (
     require_game,
     table_level,
 )
-from .charts import running_totals_chart
-from .club_forms import ActionForm
-from .creating import too_many
-from .forms import (
+from scorekeeper.web.charts import running_totals_chart
+from scorekeeper.web.club_forms import ActionForm
+from scorekeeper.web.creating import too_many
+from scorekeeper.web.forms import (
     MAX_SIDES_ON_FORM,
     DealForm,
     FirstDealerForm,
@@ -48,7 +48,7 @@ from .forms import (
     rules_from_args,
     seats,
 )
-from .invite import invitation
+from scorekeeper.web.invite import invitation
 
 bp = Blueprint("games", __name__)
 # The home page lists the rules this phone remembers (see `remember_these_rules`).
@@ -226,7 +226,7 @@ def _scoreboard_page(game: Game, level: Level, problems: Sequence[str] = (), sta
     dealers = [
         engine.dealer(table, game.first_dealer, n).player for n in range(1, progress.next_deal + 1)
     ]
-    lines = parts.lines_of(game)
+    lines = side_lines.lines_of(game)
     choose = FirstDealerForm(formdata=None, seat=str(game.first_dealer))
     choose.seat.choices = [(str(i), seat.player) for i, seat in enumerate(table)]
     return render_template(
@@ -247,7 +247,7 @@ def _scoreboard_page(game: Game, level: Level, problems: Sequence[str] = (), sta
         summary=games.summary_text(game) if progress.finished else None,
         rules_link=_rules_link(game),
         lines=lines,
-        running=parts.running(game, lines) if any(line.is_in for line in lines) else None,
+        running=side_lines.running(game, lines) if any(line.is_in for line in lines) else None,
         shown=progress.deals[first - 1 : last],
         earlier=_deals_page_url(game, earlier),
         later=_deals_page_url(game, later),
@@ -411,7 +411,7 @@ def new_deal(game_id: int):
                 problems = place(form, refusals)
             case deals.LinesArrived(number, token):
                 form.lines.data = token
-                lines = [line for line in parts.lines_of(game) if line.is_in]
+                lines = [line for line in side_lines.lines_of(game) if line.is_in]
                 return _deal_page(
                     game,
                     form,
@@ -445,10 +445,10 @@ def new_deal(game_id: int):
     return _deal_page(game, form, progress.next_deal, progress.minimums, problems, filled=filled)
 
 
-def _fill_from_lines(game: Game, form: DealForm) -> list[parts.Line]:
+def _fill_from_lines(game: Game, form: DealForm) -> list[side_lines.Line]:
     """Start the whole deal's form from the lines the sides have sent from their own phones."""
-    lines = parts.lines_of(game)
-    form.lines.data = parts.token(game)
+    lines = side_lines.lines_of(game)
+    form.lines.data = side_lines.token(game)
     fill(form, [line.entry.to_dict() if line.entry is not None else {} for line in lines])
     return [line for line in lines if line.is_in]
 

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 import segno
 from flask import Blueprint, Response, current_app, request, url_for
 
-from .. import links
-from ..models import Game
-from ..security import DATA_CONTENT_SECURITY_POLICY
-from .access import Level, game_or_404, require_game
+from scorekeeper.plumbing.models import Game
+from scorekeeper.plumbing.security import DATA_CONTENT_SECURITY_POLICY
+from scorekeeper.services import links
+from scorekeeper.web.access import Level, game_or_404, require_game
 
 bp = Blueprint("invite", __name__)
 

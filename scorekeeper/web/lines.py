@@ -1,4 +1,4 @@
-"""Each side enters its own line of the next deal on its own phone (the service: parts.py)."""
+"""Each side enters its own line of the next deal on its own phone (the service: side_lines.py)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from datetime import UTC, datetime
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
-from .. import access, deals, games, parts
-from ..models import Game
-from ..names import cleaned
-from ..rules.game import deal_limit_reached
-from ..rules.terms import MAX_DEVICE_NAME
-from .access import game_or_404, refuse, remember_side, require_game, table_level
-from .forms import DealForm, deal_form, entries_data, field_name, fill
-from .games import place
+from scorekeeper.plumbing.models import Game
+from scorekeeper.rules.game import deal_limit_reached
+from scorekeeper.rules.terms import MAX_DEVICE_NAME
+from scorekeeper.services import access, deals, games, side_lines
+from scorekeeper.services.names import cleaned
+from scorekeeper.web.access import game_or_404, refuse, remember_side, require_game, table_level
+from scorekeeper.web.forms import DealForm, deal_form, entries_data, field_name, fill
+from scorekeeper.web.games import place
 
 bp = Blueprint("lines", __name__)
 DEVICE = re.compile(r"[0-9a-f]{32}")
@@ -45,13 +45,13 @@ def line(game_id: int, side: int):
         problems = [NO_DEAL]
     elif form.validate_on_submit() and opened_for is not None:
         entry = entries_data(form, games.rules_of(game), len(game.sides))[side]
-        outcome = parts.send_line(
+        outcome = side_lines.send_line(
             game, level, side, entry, opened_for=opened_for, **_sender(request.form)
         )
         match outcome:
             case deals.Refused(refusals):
                 problems = place(form, refusals)
-            case parts.LaterLineKept():
+            case side_lines.LaterLineKept():
                 return _line_page(game, form, side, [], later=outcome, status=409)
             case deals.SavedMeanwhile(number):
                 return _meanwhile(game, form, side, number)
@@ -62,7 +62,7 @@ def line(game_id: int, side: int):
         if progress.finished or deal_limit_reached(games.rules_of(game), progress):
             return _sent(game, side, deals.Ended([]))
         # The side's line as sent so far, to change until the deal is saved.
-        mine = parts.lines_of(game)[side]
+        mine = side_lines.lines_of(game)[side]
         if mine.entry is not None:
             fill(form, [{} if i != side else mine.entry.to_dict() for i in range(side + 1)])
     form.number.data = str(opened_for or games.progress_of(game).next_deal)
@@ -89,12 +89,12 @@ def _sender(sent) -> dict:
     }
 
 
-def _sent(game: Game, side: int, outcome: parts.Outcome):
+def _sent(game: Game, side: int, outcome: side_lines.Outcome):
     """Where the phone goes once its line is sent (or cannot be)."""
     board = url_for("games.scoreboard", secret=game.secret)
     name = game.sides[side].name
     match outcome:
-        case parts.LineKept(number, lines):
+        case side_lines.LineKept(number, lines):
             remember_side(game, side)
             waiting = [line.name for line in lines if not line.is_in]
             flash(
@@ -112,7 +112,7 @@ def _sent(game: Game, side: int, outcome: parts.Outcome):
             flash(" ".join(r.message for r in refusals), "error")
         case deals.NotAllowed():
             refuse(table_level(game.club))
-        case parts.NoSuchSide():
+        case side_lines.NoSuchSide():
             abort(404)
     return redirect(board)
 
@@ -137,7 +137,7 @@ def _line_page(
     game: Game, form: DealForm, side: int, problems: list[str], status: int | None = None, **shown
 ):
     progress = games.progress_of(game)
-    lines = parts.lines_of(game)
+    lines = side_lines.lines_of(game)
     return render_template(
         "line.html",
         game=game,

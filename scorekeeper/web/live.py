@@ -18,11 +18,11 @@ from flask import (
     url_for,
 )
 
-from .. import live
-from ..db import db
-from ..models import Club
-from ..names import phone_name
-from .access import Level, require_table
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Club
+from scorekeeper.services import live
+from scorekeeper.services.names import phone_name
+from scorekeeper.web.access import Level, require_table
 
 bp = Blueprint("live", __name__)
 DEVICE = re.compile(r"[0-9a-f]{32}")

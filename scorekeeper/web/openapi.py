@@ -12,12 +12,9 @@ import types
 from collections.abc import Mapping
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
-from ..creations import ALLOWANCES, GAME
-from ..db import WRITER_WAIT_SECONDS
-from ..deals import KEY
-from ..links import MISS_WINDOW, MISSES_ALLOWED, SECRET
-from ..rules import PRESETS, RuleSet
-from ..rules.ruleset import (
+from scorekeeper.plumbing.db import WRITER_WAIT_SECONDS
+from scorekeeper.rules import PRESETS, RuleSet
+from scorekeeper.rules.ruleset import (
     GOING_OUT_KINDS,
     MINIMUM_BASES,
     REMOVABLE,
@@ -25,7 +22,7 @@ from ..rules.ruleset import (
     RULE_KEYS,
     TIE_RULES,
 )
-from ..rules.terms import (
+from scorekeeper.rules.terms import (
     BOOK_KINDS,
     BREAKDOWN_LINES,
     CARD_CATEGORIES,
@@ -42,6 +39,9 @@ from ..rules.terms import (
     MAX_SIDES,
     MELDED_BLACK_THREES,
 )
+from scorekeeper.services.creations import ALLOWANCES, GAME
+from scorekeeper.services.deals import KEY
+from scorekeeper.services.links import MISS_WINDOW, MISSES_ALLOWED, SECRET
 
 COUNT = {"type": "integer", "minimum": 0}
 # The choices each worded rule (or a mapping's values) takes, each from its home in the engine.

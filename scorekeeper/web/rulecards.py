@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template
 
-from .. import games
-from .. import rules as engine
-from .access import Level, game_or_404, require_game
+from scorekeeper import rules as engine
+from scorekeeper.services import games
+from scorekeeper.web.access import Level, game_or_404, require_game
 
 bp = Blueprint("rulecards", __name__)
 PLAYER_COUNTS = range(2, 9)

@@ -6,8 +6,8 @@ import json
 
 from flask import Blueprint, current_app, g, request
 
-from .. import scorer
-from .access import Level, game_or_404, require_game
+from scorekeeper.services import scorer
+from scorekeeper.web.access import Level, game_or_404, require_game
 
 bp = Blueprint("scorer", __name__)
 

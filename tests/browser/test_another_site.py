@@ -18,9 +18,9 @@ from sqlalchemy import func, select
 from werkzeug.serving import make_server
 from werkzeug.wrappers import Response
 
-from scorekeeper import links
-from scorekeeper.db import db
-from scorekeeper.models import LinkMiss
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import LinkMiss
+from scorekeeper.services import links
 
 from .conftest import phone_context
 

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper import clubs, demo, games
-from scorekeeper.db import db
-from scorekeeper.games import SideSetup
-from scorekeeper.links import path_of
-from scorekeeper.models import Game
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Game
 from scorekeeper.rules import DealEntry
+from scorekeeper.services import clubs, demo, games
+from scorekeeper.services.games import SideSetup
+from scorekeeper.services.links import path_of
 
 from .conftest import ARTIFACTS, check_axe
 

@@ -27,13 +27,13 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper import clubs, deals, demo, games, parts
-from scorekeeper.access import Level
-from scorekeeper.db import db
-from scorekeeper.games import SideSetup
-from scorekeeper.links import path_of
-from scorekeeper.models import Game
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Game
 from scorekeeper.rules import DealEntry
+from scorekeeper.services import clubs, deals, demo, games, side_lines
+from scorekeeper.services.access import Level
+from scorekeeper.services.games import SideSetup
+from scorekeeper.services.links import path_of
 
 from .conftest import ARTIFACTS, PHONES, check_axe, open_phone
 
@@ -102,10 +102,10 @@ def caught(melded: int, leftover: int, **books: int) -> DealEntry:
 SENDING_PHONE = "a" * 32
 
 
-def send_line(game, side: int, entry: DealEntry, sent_by: str, kept=parts.LineKept) -> None:
+def send_line(game, side: int, entry: DealEntry, sent_by: str, kept=side_lines.LineKept) -> None:
     """A side's line of the next deal, sent from its own phone (kept, or refused as expected)."""
     next_deal = games.progress_of(game).next_deal
-    outcome = parts.send_line(
+    outcome = side_lines.send_line(
         game,
         Level.TABLE,
         side,

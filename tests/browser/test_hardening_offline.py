@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper import accounts, clubs
-from scorekeeper.db import db
+from scorekeeper.plumbing.db import db
+from scorekeeper.services import accounts, clubs
 
 from .conftest import open_phone
 from .test_live import kept_on_phone, no_signal, serve_worker, signal_back

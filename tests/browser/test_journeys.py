@@ -19,7 +19,7 @@ import re
 
 from playwright.sync_api import expect
 
-from scorekeeper import accounts, clubs
+from scorekeeper.services import accounts, clubs
 
 from .conftest import ARTIFACTS, GAME_LINK, start_game
 

@@ -14,8 +14,8 @@ import time
 from playwright.sync_api import expect
 from sqlalchemy import func, select
 
-from scorekeeper.db import db
-from scorekeeper.models import Deal, DealPart, DealScore, Game
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Deal, DealPart, DealScore, Game
 
 from .conftest import ARTIFACTS, check_axe, game_link, open_phone, start_game
 from .test_live import no_signal, serve_worker, signal_back

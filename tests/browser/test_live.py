@@ -17,8 +17,8 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 from sqlalchemy import func, select
 
-from scorekeeper.db import db
-from scorekeeper.models import Deal, Game
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Deal, Game
 
 from .conftest import ARTIFACTS, check_axe, game_link, open_phone, start_game
 

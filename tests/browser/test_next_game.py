@@ -13,8 +13,8 @@ import time
 from playwright.sync_api import expect
 from sqlalchemy import func, select
 
-from scorekeeper.db import db
-from scorekeeper.models import Game
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Game
 
 from .conftest import check_axe, game_link, open_phone
 

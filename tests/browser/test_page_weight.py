@@ -26,11 +26,11 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper import clubs, deals, demo, games
-from scorekeeper.access import Level
-from scorekeeper.games import SideSetup
-from scorekeeper.links import path_of
 from scorekeeper.rules import DealEntry
+from scorekeeper.services import clubs, deals, demo, games
+from scorekeeper.services.access import Level
+from scorekeeper.services.games import SideSetup
+from scorekeeper.services.links import path_of
 
 from .conftest import open_phone
 

@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 from playwright.sync_api import expect
 from sqlalchemy import func, select
 
-from scorekeeper.db import db
-from scorekeeper.models import Deal, Game
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Deal, Game
 
 from .conftest import ARTIFACTS, QR_PIXELS, check_axe, open_phone, start_game
 from .test_live import IN_STEP_MS, enter_deal, kept_on_phone, no_signal, serve_worker, signal_back

@@ -12,7 +12,7 @@ import re
 
 from playwright.sync_api import expect
 
-from scorekeeper import accounts, clubs
+from scorekeeper.services import accounts, clubs
 
 from .conftest import GAME_LINK, check_axe, open_phone
 

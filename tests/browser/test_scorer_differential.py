@@ -25,12 +25,12 @@ from typing import Any
 
 import pytest
 
-from scorekeeper import games
 from scorekeeper import rules as engine
 from scorekeeper.rules import DealRefused, RulesError
 from scorekeeper.rules.ruleset import GOING_OUT_ONLY
 from scorekeeper.rules.stated import stated
 from scorekeeper.rules.terms import BOOK_KINDS, CARD_CATEGORIES
+from scorekeeper.services import games
 
 SCORER = Path(__file__).resolve().parents[2] / "static" / "scorer.js"
 DEALS_EACH = 1_000  # for each preset, with and without house rules

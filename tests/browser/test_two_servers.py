@@ -22,8 +22,8 @@ from playwright.sync_api import expect
 from reliability._server import Gunicorn
 from sqlalchemy import select
 
-from scorekeeper.db import db
-from scorekeeper.models import Deal, Game, Side
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Deal, Game, Side
 
 from .conftest import ARTIFACTS, game_link, open_phone, start_game
 from .test_live import enter_deal

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from scorekeeper.links import MISSES_ALLOWED
+from scorekeeper.services.links import MISSES_ALLOWED
 
 from ._server import Gunicorn, call
 

@@ -225,7 +225,7 @@ def answers_while_slow(port: int) -> tuple[list[tuple[int | None, float]], int]:
 def test_the_shipped_site_buffers_bounds_and_times_out_slow_clients():
     """The settings the README promises are written in the file, not left to defaults."""
     from scorekeeper import create_app
-    from scorekeeper.bodies import MAX_UPLOAD
+    from scorekeeper.plumbing.bodies import MAX_UPLOAD
 
     text = SITE.read_text()
 
@@ -303,7 +303,7 @@ def test_a_body_over_nginxs_limit_is_refused_before_it_is_sent(proxied):
     """nginx's limit is the app's largest (a club's records file): a body claiming more gets
     nginx's 413 at once, and none of it reaches gunicorn."""
     _, nginx = proxied
-    from scorekeeper.bodies import MAX_UPLOAD
+    from scorekeeper.plumbing.bodies import MAX_UPLOAD
 
     status, body = body_of(nginx.port, MAX_UPLOAD + 1, send_body=False)
     assert status == 413 and b"nginx" in body, body[:300]
@@ -315,7 +315,7 @@ def test_a_body_the_app_refuses_unread_costs_nobody_else_a_request(proxied):
     left and closes the connection; nginx kept connections to gunicorn open (`keepalive`) and
     sent the next request on that closed one: 502 (5 of 20 in a trial)."""
     _, nginx = proxied
-    from scorekeeper.bodies import MAX_JSON_BODY
+    from scorekeeper.plumbing.bodies import MAX_JSON_BODY
 
     refused, saved = [], []
     for _ in range(20):

@@ -16,14 +16,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 
-from . import access, figures, games
-from . import rules as engine
-from .access import Level
-from .db import db
-from .live import corrected_news, lines_token, saved_news, touch
-from .models import Deal, DealPart, DealScore, Game, Side
-from .rules import DealEntry, DealRefused, Progress, Refusal
-from .rules.game import DealLimitReached, deal_limit_reached
+from scorekeeper import rules as engine
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Deal, DealPart, DealScore, Game, Side
+from scorekeeper.rules import DealEntry, DealRefused, Progress, Refusal
+from scorekeeper.rules.game import DealLimitReached, deal_limit_reached
+from scorekeeper.services import access, figures, games
+from scorekeeper.services.access import Level
+from scorekeeper.services.live import corrected_news, lines_token, saved_news, touch
 
 # An idempotency key: a form's is 32 hex digits; an API client may choose its own.
 KEY = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
@@ -339,7 +339,7 @@ def _insert_deal(
 def lock(game: Game) -> None:
     """Take the game's next deal for this transaction: its other writers wait their turn.
 
-    A row lock on PostgreSQL, so that two last lines (`parts.send_line`) arriving at once on
+    A row lock on PostgreSQL, so that two last lines (`side_lines.send_line`) arriving at once on
     two app processes are taken in turn and the second sees the first. SQLite's write
     transactions are taken one at a time already (BEGIN IMMEDIATE, db.py).
     """

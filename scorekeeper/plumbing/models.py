@@ -21,9 +21,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .addresses import ADDRESS_LENGTH
-from .db import db
-from .rules.terms import MAX_CLUB_NAME, MAX_DEVICE_NAME, MAX_NAME
+from scorekeeper.plumbing.addresses import ADDRESS_LENGTH
+from scorekeeper.plumbing.db import db
+from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_DEVICE_NAME, MAX_NAME
 
 # A game's secret: 16 random bytes (128 bits), 22 URL-safe characters in its link.
 SECRET_BYTES = 16

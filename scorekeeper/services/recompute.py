@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from . import figures, games
-from . import rules as engine
-from .db import db
-from .models import RESULT_FIGURES, Club, Deal, Game, MemberDay, Side
+from scorekeeper import rules as engine
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import RESULT_FIGURES, Club, Deal, Game, MemberDay, Side
+from scorekeeper.services import figures, games
 
 BATCH = 200
 

@@ -6,8 +6,8 @@ from flask import Flask, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError, TooManyRequests
 
-from .db import db
-from .web.access import LinkRefused
+from scorekeeper.plumbing.db import db
+from scorekeeper.web.access import LinkRefused
 
 MESSAGES = {
     400: "That request could not be read.",

@@ -15,9 +15,9 @@ from sqlalchemy import Row, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
 
-from .db import db
-from .models import Deal, DealPart, Entering, Game
-from .rules.terms import signed
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Deal, DealPart, Entering, Game
+from scorekeeper.rules.terms import signed
 
 # A phone with the deal form open says so every few seconds (static/app.js); one not heard from
 # for this long has put the form away.
@@ -41,8 +41,8 @@ class TableState:
     # Who else is entering: name, deal, and for how many seconds more the name stays fresh
     # without news (a phone put away says nothing; its name goes from every screen then).
     entering: list[tuple[str, int, int]]
-    # The sides' own lines of the next deal that are in (parts.py): who sent each, whether
-    # this phone did, and what the deal meets because of it.
+    # The sides' own lines of the next deal that are in (services/side_lines.py): who sent
+    # each, whether this phone did, and what the deal meets because of it.
     parts: list[dict[str, Any]] = field(default_factory=list)
     # Changes whenever a line comes in or changes (live.lines_token): the scoreboard then
     # shows the running breakdown again.
@@ -270,7 +270,7 @@ def say_entering(game_id: int, device: str, name: str, deal_number: int) -> bool
 def stop_entering(game_id: int, device: str, commit: bool = True) -> None:
     """This phone has left the deal form (saved, sent its line, or gone back).
 
-    `commit=False` leaves it to the caller's transaction (a line kept: parts.send_line).
+    `commit=False` leaves it to the caller's transaction (a line kept: side_lines.send_line).
     """
     gone = db.session.execute(
         delete(Entering).where(Entering.game_id == game_id, Entering.device == device)

@@ -22,9 +22,9 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import bindparam, delete, func, insert, select
 from sqlalchemy.orm import selectinload
 
-from .addresses import ADDRESS_LENGTH
-from .db import db
-from .models import SECRET_LENGTH, Club, Game, LinkMiss
+from scorekeeper.plumbing.addresses import ADDRESS_LENGTH
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import SECRET_LENGTH, Club, Game, LinkMiss
 
 # What a secret looks like; anything else is a miss without asking the database.
 SECRET = re.compile(rf"[A-Za-z0-9_-]{{{SECRET_LENGTH}}}")

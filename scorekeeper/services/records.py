@@ -1,7 +1,7 @@
 """A club's records as CSV: games and standings for spreadsheets, deals for a move or restore.
 
 The format lives here: the columns, a stored entry as cells, and the exports. `export_deals`
-writes the complete record, one row per game, deal and side; `csvimport.import_deals` reads it
+writes the complete record, one row per game, deal and side; `records_import.import_deals` reads it
 back.
 """
 
@@ -16,10 +16,10 @@ from typing import Any
 
 from sqlalchemy.orm import selectinload
 
-from .db import db
-from .models import COUNTS, Club, Deal, Game, Side
-from .rules.terms import BOOK_KINDS, CARD_CATEGORIES, EXTRA_BONUSES
-from .standings import Filters, Standing, club_games
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import COUNTS, Club, Deal, Game, Side
+from scorekeeper.rules.terms import BOOK_KINDS, CARD_CATEGORIES, EXTRA_BONUSES
+from scorekeeper.services.standings import Filters, Standing, club_games
 
 # --- columns -----------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from .models import Game
+from scorekeeper.plumbing.models import Game
 
 
 class Level(IntEnum):

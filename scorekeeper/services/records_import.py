@@ -1,4 +1,4 @@
-"""Reading a deals file (as `csvfiles.export_deals` writes it) back into a club.
+"""Reading a deals file (as `records.export_deals` writes it) back into a club.
 
 All or nothing: every row is read, every game checked again by the rules engine, and only then
 is anything saved. A refusal names the line, the column and why.
@@ -15,17 +15,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from . import rules as engine
-from .csvfiles import (
-    DEAL_COLUMNS,
-    ENTRY_COLUMNS,
-    ENTRY_NAMES,
-    REQUIRED_COLUMNS,
-    RULE_SET_COLUMN,
-    from_cell,
-)
-from .db import db
-from .games import (
+from scorekeeper import rules as engine
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Club, Member, SavedRules
+from scorekeeper.rules import DealEntry, DealRefused, Refusal, RulesError
+from scorekeeper.rules.terms import MAX_NAME
+from scorekeeper.services.games import (
     GameRefused,
     SideSetup,
     fingerprint,
@@ -33,10 +28,15 @@ from .games import (
     record_game,
     same_rules,
 )
-from .models import Club, Member, SavedRules
-from .names import has_surrogate, name_problem
-from .rules import DealEntry, DealRefused, Refusal, RulesError
-from .rules.terms import MAX_NAME
+from scorekeeper.services.names import has_surrogate, name_problem
+from scorekeeper.services.records import (
+    DEAL_COLUMNS,
+    ENTRY_COLUMNS,
+    ENTRY_NAMES,
+    REQUIRED_COLUMNS,
+    RULE_SET_COLUMN,
+    from_cell,
+)
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_ROWS = 200_000

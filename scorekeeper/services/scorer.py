@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import games
-from .models import Game
-from .rules.stated import stated
+from scorekeeper.plumbing.models import Game
+from scorekeeper.rules.stated import stated
+from scorekeeper.services import games
 
 
 def scorer_state(game: Game) -> dict[str, Any]:

@@ -17,13 +17,13 @@ from typing import Any
 
 from sqlalchemy import delete
 
-from . import access, deals, games, live
-from . import rules as engine
-from .db import db
-from .models import DealPart, Game
-from .rules import DealEntry, DealRefused, Refusal
-from .rules.game import deal_limit_reached
-from .rules.terms import MAX_DEVICE_NAME
+from scorekeeper import rules as engine
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import DealPart, Game
+from scorekeeper.rules import DealEntry, DealRefused, Refusal
+from scorekeeper.rules.game import deal_limit_reached
+from scorekeeper.rules.terms import MAX_DEVICE_NAME
+from scorekeeper.services import access, deals, games, live
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ from sqlalchemy import exists, func, select
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.elements import ColumnElement
 
-from .db import db
-from .models import (
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import (
     RESULT_FIGURES,
     Club,
     Game,
@@ -26,7 +26,7 @@ from .models import (
     Season,
     Side,
 )
-from .rules import PRESETS
+from scorekeeper.rules import PRESETS
 
 PAGE_SIZE = 50
 

@@ -15,10 +15,10 @@ from flask import current_app
 from sqlalchemy import delete, func, select, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from .addresses import ADDRESS_LENGTH
-from .db import db
-from .models import LoginAttempt, Organiser
-from .rules.terms import MAX_NAME, MIN_PASSWORD, MIN_USERNAME
+from scorekeeper.plumbing.addresses import ADDRESS_LENGTH
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import LoginAttempt, Organiser
+from scorekeeper.rules.terms import MAX_NAME, MIN_PASSWORD, MIN_USERNAME
 
 # Plain ASCII, so that the database's lower() and Python agree on what "the same" means.
 USERNAME = re.compile(rf"[A-Za-z0-9._-]{{{MIN_USERNAME},{MAX_NAME}}}")
@@ -77,7 +77,7 @@ def _now() -> datetime:
 @cache
 def common_passwords() -> frozenset[str]:
     """The shipped list of common passwords, lower case."""
-    text = files(__package__).joinpath("data/common-passwords.txt").read_text("utf-8")
+    text = files("scorekeeper").joinpath("data/common-passwords.txt").read_text("utf-8")
     return frozenset(
         line.strip().lower() for line in text.splitlines() if line.strip() and line[0] != "#"
     )

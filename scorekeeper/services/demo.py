@@ -13,13 +13,13 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from sqlalchemy import delete, func, select
 
-from . import accounts, clubs
-from . import rules as engine
-from .db import db
-from .games import SideSetup, record_game, rules_of_saved
-from .models import Club, Game, Organiser, SavedRules
-from .rules import DealEntry, RuleSet
-from .rules.ruleset import GOING_OUT_ONLY
+from scorekeeper import rules as engine
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Club, Game, Organiser, SavedRules
+from scorekeeper.rules import DealEntry, RuleSet
+from scorekeeper.rules.ruleset import GOING_OUT_ONLY
+from scorekeeper.services import accounts, clubs
+from scorekeeper.services.games import SideSetup, record_game, rules_of_saved
 
 ORGANISER = "demo"
 PASSWORD = "demo-club-password"

@@ -15,9 +15,17 @@ from typing import Any
 from sqlalchemy import case, delete, event, func, insert, select
 from sqlalchemy.orm import Session as OrmSession
 
-from .db import db
-from .models import RESULT_FIGURES, Club, Game, MemberDay, MemberResult, Player, Side
-from .rules import DealEntry, Progress
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import (
+    RESULT_FIGURES,
+    Club,
+    Game,
+    MemberDay,
+    MemberResult,
+    Player,
+    Side,
+)
+from scorekeeper.rules import DealEntry, Progress
 
 
 def side_figures(

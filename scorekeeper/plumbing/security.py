@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from flask import Flask, Response, g, request
 
-from .compress import WORKER_ENDPOINT
+from scorekeeper.plumbing.compress import WORKER_ENDPOINT
 
 # No inline script or style anywhere: everything comes from /static on this host.
 CONTENT_SECURITY_POLICY = "; ".join(

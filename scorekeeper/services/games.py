@@ -17,13 +17,11 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import joinedload, selectinload
 
-from . import figures
-from . import rules as engine
-from .db import db
-from .models import Club, Deal, DealScore, Game, Player, SavedRules, Side
-from .names import name_problem, phone_name
-from .rules import DealEntry, DealRefused, Progress, Refusal, RulesError, RuleSet
-from .rules.terms import (
+from scorekeeper import rules as engine
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Club, Deal, DealScore, Game, Player, SavedRules, Side
+from scorekeeper.rules import DealEntry, DealRefused, Progress, Refusal, RulesError, RuleSet
+from scorekeeper.rules.terms import (
     MAX_ERRORS_LISTED,
     MAX_NAME,
     MELDED_BLACK_THREES,
@@ -31,6 +29,8 @@ from .rules.terms import (
     figure,
     signed,
 )
+from scorekeeper.services import figures
+from scorekeeper.services.names import name_problem, phone_name
 
 
 class GameRefused(ValueError):

@@ -22,9 +22,9 @@ from datetime import UTC, datetime, timedelta
 from flask import current_app
 from sqlalchemy import delete, func, select, text
 
-from .addresses import counted_as
-from .db import db
-from .models import Creation
+from scorekeeper.plumbing.addresses import counted_as
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Creation
 
 log = logging.getLogger(__name__)
 

@@ -13,10 +13,8 @@ from typing import Any
 
 from sqlalchemy import delete, func, select, update
 
-from . import figures, games
-from .accounts import organiser_named
-from .db import db
-from .models import (
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import (
     Club,
     Game,
     Member,
@@ -28,10 +26,12 @@ from .models import (
     Season,
     Side,
 )
-from .names import name_problem
-from .rules import Refusal, RuleSet
-from .rules.house import off_the_fives
-from .rules.terms import MAX_CLUB_NAME, MAX_NAME
+from scorekeeper.rules import Refusal, RuleSet
+from scorekeeper.rules.house import off_the_fives
+from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME
+from scorekeeper.services import figures, games
+from scorekeeper.services.accounts import organiser_named
+from scorekeeper.services.names import name_problem
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{1,39}")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from .rules.terms import CONTROL_MESSAGE, MAX_DEVICE_NAME, has_control
+from scorekeeper.rules.terms import CONTROL_MESSAGE, MAX_DEVICE_NAME, has_control
 
 # What each rule refuses, after the name of the field ("Names", "Side 1's name"...): with
 # "Names", the control rule reads exactly as rules.terms.CONTROL_MESSAGE.

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from .rules.terms import figure
+from scorekeeper.rules.terms import figure
 
 __all__ = ["PALETTE", "Series", "bar_chart", "chart_table", "line_chart"]
 

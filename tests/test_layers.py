@@ -1,0 +1,94 @@
+"""The house's rooms: which part of the code may import which (docs/ARCHITECTURE.md).
+
+rules/     the engine: the standard library and itself, nothing else
+plumbing/  the database, headers, bodies, logs: rules/ and itself, never a use case or a view
+services/  the use cases: rules/, plumbing/ and each other, never the web layer
+web/       the views: anything below it; one blueprint never imports another's views
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module a file imports, relative imports resolved, as dotted names."""
+    package = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts[:-1])
+    if path.name == "__init__.py":
+        package = ".".join(path.relative_to(PACKAGE.parent).parts[:-1])
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            found.add(module)
+            # `from scorekeeper import services` imports the package named, too
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def files_of(room: str) -> list[Path]:
+    return sorted((PACKAGE / room).rglob("*.py"))
+
+
+def ours(found: set[str]) -> set[str]:
+    """The imports of our own modules, as `scorekeeper.<room>`."""
+    return {".".join(m.split(".")[:2]) for m in found if m.startswith("scorekeeper.")}
+
+
+def test_the_engine_imports_the_standard_library_alone():
+    """`import scorekeeper.rules` in a fresh interpreter loads no module from outside the
+    standard library and the engine: no Flask, no SQLAlchemy."""
+    program = (
+        "import sys; import scorekeeper.rules\n"
+        "std = sys.stdlib_module_names\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} - std - {'scorekeeper'}))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-I", "-c", program],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=PACKAGE.parent,
+    ).stdout.strip()
+    # A site's own start-up modules (sitecustomize, _virtualenv, editable finders) aside.
+    loaded_names = [n.strip(" '") for n in loaded.strip("[]").split(",") if n.strip()]
+    outside = [n for n in loaded_names if not n.startswith(("_", "sitecustomize", "__editable"))]
+    assert outside == [], loaded
+
+
+@pytest.mark.parametrize("path", files_of("rules"), ids=lambda p: p.name)
+def test_the_engine_imports_nothing_of_the_app(path):
+    found = imports_of(path)
+    stdlib = sys.stdlib_module_names
+    outside = {m for m in found if m.split(".")[0] not in stdlib}
+    assert {m for m in outside if not m.startswith("scorekeeper.rules")} == set()
+
+
+@pytest.mark.parametrize("path", files_of("plumbing"), ids=lambda p: p.name)
+def test_plumbing_imports_no_use_case_and_no_view(path):
+    assert ours(imports_of(path)) <= {"scorekeeper.rules", "scorekeeper.plumbing"}
+
+
+@pytest.mark.parametrize("path", files_of("services"), ids=lambda p: p.name)
+def test_the_use_cases_import_no_view(path):
+    allowed = {"scorekeeper.rules", "scorekeeper.plumbing", "scorekeeper.services"}
+    assert ours(imports_of(path)) <= allowed
+
+
+def test_every_module_lives_in_a_room():
+    """The package's top level holds the factory, the commands and the rooms, nothing else."""
+    top = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert top == ["__init__.py", "cli.py", "factory.py"]
