@@ -12,6 +12,9 @@ import pytest
 from conftest import app_of_its_own
 from werkzeug.serving import make_server
 
+# Screenshots are kept only of the tests that fail: the fixture and hook of screenshots.py.
+from .screenshots import pytest_runtest_makereport, screenshots_of_failures_only  # noqa: F401
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Without the background-networking flags Chromium keeps trying to reach the internet.
 CHROME_ARGS = [
@@ -22,6 +25,7 @@ CHROME_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+# Where tests save screenshots of what a phone showed; kept only if the test fails.
 ARTIFACTS = os.path.join(os.path.dirname(__file__), "..", "..", "test-artifacts")
 
 
@@ -111,7 +115,6 @@ def phone(request, browser, live_server, phone_options):
     page = open_phone(browser, request.param, live_server, **phone_options)
     context = page.context
     yield page
-    os.makedirs(ARTIFACTS, exist_ok=True)
     context.close()
     assert page.outside == [], f"requests to other hosts: {page.outside}"
 
