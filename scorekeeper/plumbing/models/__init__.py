@@ -1,0 +1,53 @@
+"""What the app keeps, one module per part of it; every model is importable from here.
+
+accounts   an organiser's account
+clubs      a club, its organisers, members, seasons and saved rule sets
+games      a game, its sides and players, its deals and what each side entered
+standings  a member's figures per game and per club night, summed by the standings
+live       who is entering a deal, and each side's line of the next deal
+guards     rows that count what one address does: failed sign-ins, link misses, creations
+"""
+
+from __future__ import annotations
+
+from scorekeeper.plumbing.models.accounts import Organiser
+from scorekeeper.plumbing.models.clubs import Club, Member, SavedRules, Season, club_organiser
+from scorekeeper.plumbing.models.games import (
+    SECRET_BYTES,
+    SECRET_LENGTH,
+    Deal,
+    DealScore,
+    Game,
+    Player,
+    Side,
+    new_secret,
+)
+from scorekeeper.plumbing.models.guards import Creation, LinkMiss, LoginAttempt
+from scorekeeper.plumbing.models.live import DealPart, Entering
+from scorekeeper.plumbing.models.standings import COUNTS, RESULT_FIGURES, MemberDay, MemberResult
+
+__all__ = [
+    "COUNTS",
+    "RESULT_FIGURES",
+    "SECRET_BYTES",
+    "SECRET_LENGTH",
+    "Club",
+    "Creation",
+    "Deal",
+    "DealPart",
+    "DealScore",
+    "Entering",
+    "Game",
+    "LinkMiss",
+    "LoginAttempt",
+    "Member",
+    "MemberDay",
+    "MemberResult",
+    "Organiser",
+    "Player",
+    "SavedRules",
+    "Season",
+    "Side",
+    "club_organiser",
+    "new_secret",
+]

@@ -1,0 +1,102 @@
+"""A club and what it keeps: its organisers, members, seasons and saved rule sets."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import JSON, Column, Date, DateTime, ForeignKey, String, Table, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models.times import now
+from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME
+
+if TYPE_CHECKING:
+    from scorekeeper.plumbing.models.accounts import Organiser
+
+club_organiser = Table(
+    "club_organiser",
+    db.metadata,
+    Column("club_id", ForeignKey("club.id", ondelete="CASCADE"), primary_key=True),
+    Column("organiser_id", ForeignKey("organiser.id", ondelete="CASCADE"), primary_key=True),
+)
+
+
+class Club(db.Model):
+    """A card club: members, seasons, games and standings."""
+
+    __tablename__ = "club"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(40), unique=True)
+    name: Mapped[str] = mapped_column(String(MAX_CLUB_NAME))
+    # The secret in the table link; replacing it locks out every old link.
+    table_code: Mapped[str] = mapped_column(String(64))
+    standings_public: Mapped[bool] = mapped_column(default=False)
+    min_games_ranked: Mapped[int] = mapped_column(default=3)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+    organisers: Mapped[list[Organiser]] = relationship(
+        secondary=club_organiser, back_populates="clubs", order_by="Organiser.username"
+    )
+    members: Mapped[list[Member]] = relationship(
+        back_populates="club", order_by="Member.name", cascade="all, delete-orphan"
+    )
+    saved_rules: Mapped[list[SavedRules]] = relationship(
+        back_populates="club", order_by="SavedRules.name", cascade="all, delete-orphan"
+    )
+    seasons: Mapped[list[Season]] = relationship(
+        back_populates="club", order_by="Season.starts_on.desc()", cascade="all, delete-orphan"
+    )
+
+
+class Member(db.Model):
+    """A person who plays in a club, week after week."""
+
+    __tablename__ = "member"
+    __table_args__ = (UniqueConstraint("club_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(MAX_NAME))
+    archived: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+    club: Mapped[Club] = relationship(back_populates="members")
+
+
+class Season(db.Model):
+    """A named stretch of the club's calendar, for standings and history."""
+
+    __tablename__ = "season"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(MAX_NAME))
+    starts_on: Mapped[date] = mapped_column(Date)
+    ends_on: Mapped[date] = mapped_column(Date)
+
+    club: Mapped[Club] = relationship(back_populates="seasons")
+
+
+class SavedRules(db.Model):
+    """A club's own rule set: a preset and the numbers the club plays differently.
+
+    A game started from it copies its numbers (`Game.house_rules`) and keeps its name, so
+    changing or deleting it never changes a game already started.
+    """
+
+    __tablename__ = "saved_rules"
+    __table_args__ = (UniqueConstraint("club_id", "name", name="uq_saved_rules_name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(MAX_NAME))
+    ruleset: Mapped[str] = mapped_column(String(40))
+    house_rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # The club's default: club games start from it unless another is chosen.
+    is_default: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+    club: Mapped[Club] = relationship(back_populates="saved_rules")
