@@ -49,11 +49,17 @@ def entries(*scores: dict[str, Any]) -> list[DealEntry]:
     return [DealEntry.from_dict(score, side) for side, score in enumerate(scores)]
 
 
-def club_game(club: Club | None = None, *, finished: bool, **more: Any) -> Game:
-    """A club individual game between Ann and Cat (in `club` if given), four deals or one.
+def club_game(
+    club: Club | None = None,
+    *,
+    finished: bool,
+    sides: list[SideSetup] = ANN_AND_CAT,
+    **more: Any,
+) -> Game:
+    """A club individual game of two (Ann and Cat unless told), in `club` if given.
 
-    Finished: Ann makes a clean book in each of four deals, Cat nothing, so Ann wins 2,000 to 0.
-    Unfinished: deal 1 alone, Ann 500.
+    Finished: the first side makes a clean book in each of four deals, the second nothing, so
+    the first wins 2,000 to 0. Unfinished: deal 1 alone, 500 to 0.
     """
     deals = [entries(ONE_CLEAN, NOTHING)] * (4 if finished else 1)
-    return games.record_game("club", ANN_AND_CAT, deals, club=club, **more)
+    return games.record_game("club", sides, deals, club=club, **more)
