@@ -1,0 +1,40 @@
+"""Which games a club's standings, history and exports count: from the query string."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+from flask import request
+
+from scorekeeper.plumbing.models import Club
+from scorekeeper.services import clubs
+from scorekeeper.services import standings as club_standings
+from scorekeeper.web.clubs.forms import StandingsFilter
+
+# Ids and page numbers from a query string: plain ASCII digits, far below any integer limit.
+SMALL_NUMBER = re.compile(r"[0-9]{1,6}")
+
+
+def filters(club: Club) -> tuple[StandingsFilter, club_standings.Filters]:
+    """The filter form from the query string, and the filters it means (default: this season)."""
+    form = StandingsFilter(request.args)
+    form.season.choices = [("", "This season"), ("all", "All seasons")] + [
+        (str(s.id), s.name) for s in club.seasons
+    ]
+    form.ruleset.choices = [("", "Every rule set")] + club_standings.ruleset_choices(club)
+    form.validate()
+    chosen = form.season.data or ""
+    if chosen == "all" or form.start.data or form.end.data:
+        season = None
+    elif SMALL_NUMBER.fullmatch(chosen):
+        season = clubs.season(club, int(chosen))
+    else:
+        season = clubs.current_season(club, datetime.now(UTC).date())
+    ruleset, saved_rules_id = club_standings.chosen_rules(club, form.ruleset.data)
+    player = request.args.get("player", "")
+    member_id = int(player) if SMALL_NUMBER.fullmatch(player) else None
+    chosen = {"ruleset": ruleset, "member_id": member_id, "saved_rules_id": saved_rules_id}
+    if season is not None:
+        return form, club_standings.Filters.for_season(season, **chosen)
+    return form, club_standings.Filters(form.start.data, form.end.data, **chosen)

@@ -1,0 +1,100 @@
+"""Forms of the club pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from wtforms import BooleanField, DateField, IntegerField, SelectField, StringField
+from wtforms.validators import DataRequired, Length, NumberRange, Optional
+
+from scorekeeper.rules import RuleSet
+from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME
+from scorekeeper.web.forms import VisibleName, house_rule_fields
+
+CLUB_NAME = [DataRequired(), Length(max=MAX_CLUB_NAME), VisibleName()]
+NAME = [DataRequired(), Length(max=MAX_NAME), VisibleName()]
+
+
+class ClubForm(FlaskForm):
+    """A new club."""
+
+    name = StringField("Club name", validators=CLUB_NAME)
+    slug = StringField(
+        "Web address",
+        validators=[DataRequired(), Length(min=2, max=40)],
+        description="Lowercase letters, digits and hyphens: /clubs/your-address",
+    )
+    public = BooleanField("Anyone may see the standings and history")
+
+
+class SettingsForm(FlaskForm):
+    """A club's name, visibility and ranking threshold."""
+
+    name = StringField("Club name", validators=CLUB_NAME)
+    public = BooleanField("Anyone may see the standings and history")
+    min_games = IntegerField(
+        "Games needed to be ranked",
+        validators=[NumberRange(min=0, max=1000, message="Between 0 and 1,000 games.")],
+    )
+
+
+class NameForm(FlaskForm):
+    """One name: a member, or an organiser's username."""
+
+    name = StringField("Name", validators=NAME)
+
+
+class MergeForm(FlaskForm):
+    """Fold one member into another."""
+
+    into = SelectField("Merge into", coerce=int, validate_choice=True)
+
+
+class SeasonForm(FlaskForm):
+    """A named season with its dates."""
+
+    name = StringField("Season name", validators=NAME)
+    starts_on = DateField("Starts on", validators=[DataRequired()])
+    ends_on = DateField("Ends on", validators=[DataRequired()])
+
+
+class ImportForm(FlaskForm):
+    """A deals CSV exported by this app."""
+
+    file = FileField("Deals CSV file", validators=[FileRequired("Choose the CSV file.")])
+
+
+class ActionForm(FlaskForm):
+    """A button that changes something: CSRF and nothing else."""
+
+
+class StandingsFilter(FlaskForm):
+    """Which games count (a GET form: no CSRF)."""
+
+    class Meta:
+        csrf = False
+
+    season = SelectField("Season", validators=[Optional()])
+    start = DateField("From", validators=[Optional()])
+    end = DateField("To", validators=[Optional()])
+    ruleset = SelectField("Rule set", validators=[Optional()])
+
+
+class SavedRulesForm(FlaskForm):
+    """A club's saved rule set: its name, and every number of its preset (added per preset)."""
+
+    name = StringField("Name of the rule set", validators=NAME)
+
+
+def saved_rules_form(preset: RuleSet, shown: RuleSet, formdata: Any = None) -> SavedRulesForm:
+    """The form for a saved rule set of this preset, its numbers filled in from `shown`."""
+    form_class = type("SavedRulesForm", (SavedRulesForm,), house_rule_fields(shown))
+    return form_class(formdata=formdata)
+
+
+class DefaultRulesForm(FlaskForm):
+    """Which saved rule set club games start from: its id, or "none"."""
+
+    saved = StringField("Default rule set", validators=[DataRequired(), Length(max=20)])

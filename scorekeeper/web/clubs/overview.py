@@ -1,0 +1,91 @@
+"""The clubs you run, a new club, a club's table link and its front page."""
+
+from __future__ import annotations
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_login import login_required
+
+from scorekeeper.services import clubs, creations
+from scorekeeper.services import standings as club_standings
+from scorekeeper.web.access import (
+    MY_TABLES_KEPT,
+    Level,
+    code_matches,
+    organiser,
+    remember_table,
+)
+from scorekeeper.web.clubs import bp, club_or_404
+from scorekeeper.web.clubs.filters import filters
+from scorekeeper.web.clubs.forms import ActionForm, ClubForm
+from scorekeeper.web.creating import too_many
+
+
+@bp.get("")
+def index():
+    """The clubs you run, and a way to start one."""
+    mine = organiser().clubs if organiser() else []
+    return render_template("clubs/index.html", clubs=mine)
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@login_required
+def new():
+    """Create a club; you become its organiser."""
+    form = ClubForm()
+    if form.validate_on_submit():
+        # Counted with the club, in its transaction: a club refused below is not counted.
+        refused = creations.allow(creations.CLUB, request.remote_addr)
+        if refused is not None:
+            return too_many(refused)
+        try:
+            club = clubs.create_club(
+                form.name.data, form.slug.data, organiser(), public=form.public.data
+            )
+        except clubs.ClubRefused as exc:
+            form.slug.errors.append(str(exc))
+        else:
+            flash(f"{club.name} is ready. Add your members, then share the table link.")
+            return redirect(url_for(".members", slug=club.slug))
+    return render_template("clubs/new.html", form=form), 422 if form.errors else 200
+
+
+@bp.route("/<slug>/table/<code>", methods=["GET", "POST"])
+def table_link(slug: str, code: str):
+    """The table link: whoever holds it may start games and enter deals.
+
+    Opening it (GET) only shows a button; the phone keeps the link when the button is tapped
+    (a POST, with its CSRF token). A GET changes nothing: another site's `<img>` or link could
+    otherwise fill a visitor's session with clubs of its choosing (issue 26).
+    """
+    club = clubs.club_by_slug(slug)
+    if club is None or not code_matches(club, code):
+        abort(404)
+    form = ActionForm()
+    if form.validate_on_submit():
+        remember_table(club)
+        flash(f"This phone can now start games and enter deals for {club.name}.")
+        return redirect(url_for(".overview", slug=slug))
+    status = 422 if request.method == "POST" else 200
+    return render_template(
+        "clubs/table_link.html", club=club, form=form, tables_kept=MY_TABLES_KEPT
+    ), status
+
+
+@bp.get("/<slug>")
+def overview(slug: str):
+    """The club at a glance: games in progress, this season's leaders, recent games."""
+    club, level = club_or_404(slug)
+    form, chosen = filters(club)
+    leaders = club_standings.standings(club, chosen)[:5]
+    recent, _ = club_standings.history(club, club_standings.Filters())
+    playing = club_standings.in_progress(club) if level >= Level.TABLE else []
+    return render_template(
+        "clubs/overview.html",
+        club=club,
+        level=level,
+        Level=Level,
+        leaders=leaders,
+        recent=recent[:5],
+        playing=playing,
+        filters=chosen,
+    )

@@ -1,0 +1,179 @@
+"""A club's own rule sets (saved rules): the list, a new one, changing, deleting, the club's
+default, and each one's rule card."""
+
+from __future__ import annotations
+
+from flask import abort, flash, redirect, render_template, request, url_for
+
+from scorekeeper import rules as engine
+from scorekeeper.plumbing.models import Club, SavedRules
+from scorekeeper.services import clubs, games
+from scorekeeper.web.access import Level
+from scorekeeper.web.clubs import bp, club_or_404
+from scorekeeper.web.clubs.filters import SMALL_NUMBER
+from scorekeeper.web.clubs.forms import (
+    ActionForm,
+    DefaultRulesForm,
+    SavedRulesForm,
+    saved_rules_form,
+)
+from scorekeeper.web.forms import house_rules_of, knob_field
+from scorekeeper.web.rulecards import PLAYER_COUNTS
+
+
+def saved_or_404(club: Club, rules_id: int) -> SavedRules:
+    """One of the club's saved rule sets, or 404."""
+    saved = clubs.saved_rules(club, rules_id)
+    if saved is None:
+        abort(404)
+    return saved
+
+
+@bp.get("/<slug>/rule-sets")
+def rule_sets(slug: str):
+    """The club's own rule sets: what each changes from its preset, the default, games played."""
+    club, level = club_or_404(slug)
+    return render_template(
+        "clubs/rule_sets.html",
+        club=club,
+        level=level,
+        Level=Level,
+        changed={s.id: games.changed_rules(s) for s in club.saved_rules},
+        played=clubs.games_by_saved_rules(club),
+        presets=engine.PRESETS,
+        action=ActionForm(),
+    )
+
+
+@bp.route("/<slug>/rule-sets/new", methods=["GET", "POST"])
+def new_rule_set(slug: str):
+    """Save a rule set: choose its preset, then name it and change any number."""
+    club, _ = club_or_404(slug, Level.ORGANISER)
+    key = request.args.get("ruleset", "")
+    if key not in engine.PRESETS:
+        return render_template("clubs/rule_set_presets.html", club=club, presets=engine.PRESETS)
+    preset = engine.PRESETS[key]
+    form = saved_rules_form(preset, preset, request.form if request.method == "POST" else None)
+    problems: list[str] = []
+    if form.validate_on_submit():
+        try:
+            overrides = house_rules_of(form, preset)
+            saved = clubs.create_saved_rules(club, form.name.data, key, overrides)
+        except clubs.ClubRefused as exc:
+            problems = _place_rules(form, exc)
+        else:
+            flash(f"{saved.name} saved: start a game with it from the club's page.")
+            return redirect(url_for(".rule_sets", slug=slug))
+    return _rule_set_form(club, form, preset, None, problems)
+
+
+@bp.route("/<slug>/rule-sets/<int:rules_id>/edit", methods=["GET", "POST"])
+def edit_rule_set(slug: str, rules_id: int):
+    """Rename a saved rule set or change its numbers; games already started keep theirs."""
+    club, _ = club_or_404(slug, Level.ORGANISER)
+    saved = saved_or_404(club, rules_id)
+    preset = engine.PRESETS[saved.ruleset]
+    form = saved_rules_form(
+        preset, games.rules_of_saved(saved), request.form if request.method == "POST" else None
+    )
+    if request.method == "GET":
+        form.name.data = saved.name
+    problems: list[str] = []
+    if form.validate_on_submit():
+        try:
+            clubs.update_saved_rules(saved, form.name.data, house_rules_of(form, preset))
+        except clubs.ClubRefused as exc:
+            problems = _place_rules(form, exc)
+        else:
+            flash(f"{saved.name} saved. Games already started keep the rules they started with.")
+            return redirect(url_for(".rule_sets", slug=slug))
+    return _rule_set_form(club, form, preset, saved, problems)
+
+
+def _rule_set_form(
+    club: Club, form: SavedRulesForm, preset, saved: SavedRules | None, problems: list[str]
+):
+    """The new or edit page of a saved rule set (422 once something was refused)."""
+    status = 422 if request.method == "POST" else 200
+    return render_template(
+        "clubs/rule_set_form.html",
+        club=club,
+        form=form,
+        preset=preset,
+        saved=saved,
+        problems=problems,
+        knobs=engine.knobs(preset),
+        knob_field=knob_field,
+    ), status
+
+
+def _place_rules(form: SavedRulesForm, refused: clubs.ClubRefused) -> list[str]:
+    """Each refusal beside the number it names; the rest (and the name's) for the whole form."""
+    if not isinstance(refused, clubs.RulesRefused):
+        form.name.errors.append(str(refused))
+        return []
+    general = []
+    for rule, message in refused.problems:
+        field = form._fields.get(knob_field(rule)) if rule else None
+        if field is not None:
+            field.errors.append(message)
+        else:
+            general.append(message)
+    return general
+
+
+@bp.route("/<slug>/rule-sets/<int:rules_id>/delete", methods=["GET", "POST"])
+def delete_rule_set(slug: str, rules_id: int):
+    """Delete a saved rule set, once confirmed; its games keep their rules and its name."""
+    club, _ = club_or_404(slug, Level.ORGANISER)
+    saved = saved_or_404(club, rules_id)
+    form = ActionForm()
+    if form.validate_on_submit():
+        name = saved.name
+        clubs.delete_saved_rules(saved)
+        flash(f"{name} deleted. Games played with it keep their rules and its name.")
+        return redirect(url_for(".rule_sets", slug=slug))
+    played = clubs.games_by_saved_rules(club).get(saved.id, 0)
+    status = 422 if request.method == "POST" else 200
+    return render_template(
+        "clubs/rule_set_delete.html", club=club, saved=saved, played=played, action=form
+    ), status
+
+
+@bp.post("/<slug>/rule-sets/default")
+def default_rule_set(slug: str):
+    """Make one saved rule set the club's default, or have none."""
+    club, _ = club_or_404(slug, Level.ORGANISER)
+    form = DefaultRulesForm()
+    if not form.validate_on_submit():
+        flash("That did not go through: reload the page and try again.", "error")
+        return redirect(url_for(".rule_sets", slug=slug))
+    chosen = form.saved.data
+    if chosen == "none":
+        saved = None
+    elif SMALL_NUMBER.fullmatch(chosen):
+        saved = saved_or_404(club, int(chosen))
+    else:
+        abort(404)
+    clubs.make_default(club, saved)
+    if saved is None:
+        flash("No default: club games start by choosing their rules.")
+    else:
+        flash(f"{saved.name} is the default: club games start from it.")
+    return redirect(url_for(".rule_sets", slug=slug))
+
+
+@bp.get("/<slug>/rules/<int:rules_id>")
+def rule_card(slug: str, rules_id: int):
+    """A saved rule set's rule card: every number, and what it changes from its preset."""
+    club, _ = club_or_404(slug)
+    saved = saved_or_404(club, rules_id)
+    return render_template(
+        "rule_card.html",
+        rules=games.rules_of_saved(saved),
+        preset=engine.PRESETS[saved.ruleset],
+        players=PLAYER_COUNTS,
+        club=club,
+        saved=saved,
+        changed=games.changed_rules(saved),
+    )

@@ -1,0 +1,76 @@
+"""A club's settings (organisers only): name, visibility, ranking threshold, the table link and
+who else runs the club."""
+
+from __future__ import annotations
+
+from flask import flash, redirect, render_template, request, url_for
+
+from scorekeeper.plumbing.models import Club
+from scorekeeper.services import clubs
+from scorekeeper.web.access import Level, remember_table
+from scorekeeper.web.clubs import bp, club_or_404
+from scorekeeper.web.clubs.forms import ActionForm, NameForm, SettingsForm
+
+
+@bp.route("/<slug>/settings", methods=["GET", "POST"])
+def settings(slug: str):
+    """Name, visibility, ranking threshold, the table link and organisers."""
+    club, _ = club_or_404(slug, Level.ORGANISER)
+    form = settings_form(club)
+    if form.validate_on_submit():
+        try:
+            clubs.update_settings(
+                club, name=form.name.data, public=form.public.data, min_games=form.min_games.data
+            )
+        except clubs.ClubRefused as exc:
+            form.name.errors.append(str(exc))
+        else:
+            flash("Settings saved.")
+            return redirect(url_for(".settings", slug=slug))
+    link = url_for(".table_link", slug=slug, code=club.table_code, _external=True)
+    return render_template(
+        "clubs/settings.html",
+        club=club,
+        form=form,
+        link=link,
+        action=ActionForm(),
+        organiser_form=NameForm(prefix="organiser"),
+    ), 422 if form.errors else 200
+
+
+def settings_form(club: Club) -> SettingsForm:
+    """The settings form: the club's own on a GET, what was sent on a POST."""
+    if request.method != "GET":
+        return SettingsForm()
+    current = {
+        "name": club.name,
+        "public": club.standings_public,
+        "min_games": club.min_games_ranked,
+    }
+    return SettingsForm(data=current)
+
+
+@bp.post("/<slug>/settings/table-link")
+def replace_link(slug: str):
+    """A new table link; the old one stops working at once."""
+    club, _ = club_or_404(slug, Level.ORGANISER)
+    if ActionForm().validate_on_submit():
+        clubs.replace_table_code(club)
+        remember_table(club)
+        flash("New table link made: the old one no longer works. Share the new one.")
+    return redirect(url_for(".settings", slug=slug))
+
+
+@bp.post("/<slug>/settings/organisers")
+def add_organiser(slug: str):
+    """Let another account run the club."""
+    club, _ = club_or_404(slug, Level.ORGANISER)
+    form = NameForm(prefix="organiser")
+    if form.validate_on_submit():
+        try:
+            added = clubs.add_organiser(club, form.name.data)
+        except clubs.ClubRefused as exc:
+            flash(str(exc), "error")
+        else:
+            flash(f"{added.username} can now run {club.name}.")
+    return redirect(url_for(".settings", slug=slug))

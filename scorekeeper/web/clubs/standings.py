@@ -1,0 +1,49 @@
+"""A club's standings and its finished games."""
+
+from __future__ import annotations
+
+from flask import render_template, request
+
+from scorekeeper.services import standings as club_standings
+from scorekeeper.web.clubs import bp, club_or_404
+from scorekeeper.web.clubs.filters import SMALL_NUMBER, filters
+
+
+@bp.get("/<slug>/standings")
+def standings(slug: str):
+    """The standings, sortable, for a season, a date range or a rule set."""
+    club, level = club_or_404(slug)
+    form, chosen = filters(club)
+    sort = request.args.get("sort", "win_rate")
+    rows = club_standings.standings(club, chosen, sort)
+    return render_template(
+        "clubs/standings.html",
+        club=club,
+        level=level,
+        form=form,
+        rows=rows,
+        sort=sort if sort in club_standings.SORTS else "win_rate",
+        sorts=club_standings.SORTS,
+        filters=chosen,
+        args={k: v for k, v in request.args.items() if k != "sort"},
+    )
+
+
+@bp.get("/<slug>/games")
+def history(slug: str):
+    """Finished games, filterable by season, player and rule set."""
+    club, level = club_or_404(slug)
+    form, chosen = filters(club)
+    raw_page = request.args.get("page", "1")
+    page = int(raw_page) if SMALL_NUMBER.fullmatch(raw_page) and int(raw_page) > 0 else 1
+    games, more = club_standings.history(club, chosen, page)
+    return render_template(
+        "clubs/history.html",
+        club=club,
+        form=form,
+        games=games,
+        page=page,
+        more=more,
+        filters=chosen,
+        args={k: v for k, v in request.args.items() if k != "page"},
+    )
