@@ -140,13 +140,13 @@
     });
   }
   function withScorer() {
-    if (asking) { return; }
+    if (asking || !live()) { return; }
     asking = true;
     hf.load("scorer.js?v=");
     new Promise(function (resolve) {
       if (window.hfScorer) { resolve(); } else { document.addEventListener("hf:scorer", resolve); }
     }).then(function () { return window.hfScorer.ask(live().dataset.game); })
-      .then(function (found) { stated = found; provisionally(); })
+      .then(function (found) { stated = found; renumber(); provisionally(); })
       .catch(function () { /* nothing kept to score with: the deals are listed as waiting */ })
       .then(function () { asking = false; });
   }
@@ -238,9 +238,10 @@
   var number = form && form.querySelector("input[name=number]");
   var opened = number ? Number(number.value) : 0;
   // A form shown from the phone (sw.js keeps pages without their idempotency key) gets a
-  // fresh one, so two deals entered on one kept form stay two deals.
+  // fresh one, so two deals entered on one kept form stay two deals. The server always fills
+  // one in (deals.form_key), so a key missing is the only kind to replace.
   var key = form && form.querySelector("input[name=idempotency_key]");
-  if (key && !/^[0-9a-f]{32}$/.test(key.value)) { key.value = hf.freshKey(); }
+  if (key && !key.value) { key.value = hf.freshKey(); }
 
   var kept = new URLSearchParams(window.location.search).get("kept");
   function renumber() {
@@ -251,18 +252,21 @@
     mine().forEach(function (item) {
       if (!/\/edit$/.test(item.url) && !LINE.test(item.url) && item.number >= next) { next = item.number + 1; }
     });
+    // Who deals it, as the phone's scorer works it out from what the server states (the table
+    // and its first dealer, scorer.js dealer); the server's own words while it is the deal the
+    // page was opened for.
+    var dealer = document.querySelector("[data-dealer]");
+    if (dealer && !("server" in dealer.dataset)) { dealer.dataset.server = dealer.textContent; }
+    if (dealer && next === opened) { dealer.textContent = dealer.dataset.server; }
+    else if (dealer && stated && window.hfScorer) {
+      dealer.textContent = "Deal " + next + ": " + window.hfScorer.dealer(stated, next) + " deals";
+    } else if (dealer) { withScorer(); }
     if (Number(number.value) === next) { return; }
     number.value = String(next);
     var heading = document.querySelector("h1");
     var save = form.querySelector("button[type=submit]");
     if (heading) { heading.textContent = "Enter deal " + next; }
     if (save) { save.textContent = "Save deal " + next; }
-    var dealer = document.querySelector("[data-dealer]");
-    if (dealer) {
-      var table = JSON.parse(dealer.dataset.table);
-      dealer.textContent = "Deal " + next + ": " +
-        table[(Number(dealer.dataset.first) + next - 1) % table.length] + " deals";
-    }
   }
 
   if (form && kept) {

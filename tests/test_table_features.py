@@ -450,14 +450,6 @@ def test_each_new_form_needs_its_token(app, client):
         app.config["WTF_CSRF_ENABLED"] = False
 
 
-def test_the_deal_form_tells_the_script_the_seats(client):
-    """A deal form moved on by a deal waiting on the phone names the dealer again (app.js)."""
-    game_id = api_game(client, "classic", TEAMS)
-    html = client.get(f"{link(client, game_id)}/deals/new").get_data(as_text=True)
-    assert 'data-table="[&#34;Ann&#34;, &#34;Cat&#34;, &#34;Bob&#34;, &#34;Dan&#34;]"' in html
-    assert 'data-first="0"' in html
-
-
 def test_the_api_says_who_sits_where_and_who_deals(client):
     """Seats alternate partners; next_dealer moves one seat left after each deal."""
     answer = client.post(

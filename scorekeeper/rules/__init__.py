@@ -13,6 +13,7 @@ from .deal import (
     sides_involved,
 )
 from .game import (
+    DealLimitReached,
     DealResult,
     GameOver,
     Progress,
@@ -20,6 +21,7 @@ from .game import (
     correct_deal,
     extend,
     game_over,
+    no_deal_now,
     play,
     too_long_to_change,
 )
@@ -36,6 +38,7 @@ __all__ = [
     "CARD_LABELS",
     "PRESETS",
     "DealEntry",
+    "DealLimitReached",
     "DealRefused",
     "DealResult",
     "GameOver",
@@ -58,6 +61,7 @@ __all__ = [
     "game_over",
     "held_to_ceilings",
     "knobs",
+    "no_deal_now",
     "overrides_from",
     "play",
     "ruleset",

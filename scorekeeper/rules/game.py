@@ -156,12 +156,26 @@ def extend(
     entries: Sequence[DealEntry],
 ) -> Progress:
     """`progress` with one more deal, without replaying the deals before it; or DealRefused."""
+    closed = no_deal_now(rules, sides, progress)
+    if closed is not None:
+        raise closed
+    return _step(rules, decks, sides, progress, entries, None, True)
+
+
+def no_deal_now(
+    rules: RuleSet, sides: Sequence[Side], progress: Progress
+) -> GameOver | DealLimitReached | None:
+    """Why the game takes no deal now (over, or holding its most deals); None while it takes one.
+
+    The one place that decides it: the engine raises it, the pages and the API ask it. An ended
+    game is said to be over even when it also holds its most deals.
+    """
     if progress.finished:
-        raise GameOver([game_over(sides, progress)])
+        return GameOver([game_over(sides, progress)])
     full = deal_limit_reached(rules, progress)
     if full is not None:
-        raise DealLimitReached([full])
-    return _step(rules, decks, sides, progress, entries, None, True)
+        return DealLimitReached([full])
+    return None
 
 
 def game_over(sides: Sequence[Side], progress: Progress) -> Refusal:

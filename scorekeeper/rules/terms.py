@@ -132,6 +132,9 @@ MAX_ERRORS_LISTED = 100
 MAX_NAME = 60
 MIN_USERNAME = 3
 MAX_CLUB_NAME = 80
+# A club's web address (/clubs/<slug>): the form, the check (services/clubs.SLUG) and the column.
+MIN_SLUG = 2
+MAX_SLUG = 40
 # A comma-separated list of a side's players, as typed on the new-game form.
 MAX_PLAYERS_TEXT = 300
 # What a phone entering a deal calls itself, shown to the table.

@@ -28,12 +28,18 @@ from scorekeeper.plumbing.models import (
 )
 from scorekeeper.rules import Refusal, RuleSet
 from scorekeeper.rules.house import off_the_fives
-from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME
+from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME, MAX_SLUG, MIN_SLUG
 from scorekeeper.services import figures, games
 from scorekeeper.services.accounts import organiser_named
 from scorekeeper.services.names import name_problem
 
-SLUG = re.compile(r"[a-z0-9][a-z0-9-]{1,39}")
+# A club's web address: MIN_SLUG to MAX_SLUG lowercase letters, digits or hyphens, the first no
+# hyphen. The one check: creating a club refuses any other, looking one up finds none.
+SLUG = re.compile(rf"[a-z0-9][a-z0-9-]{{{MIN_SLUG - 1},{MAX_SLUG - 1}}}")
+SLUG_HELP = (
+    f"The web address must be {MIN_SLUG} to {MAX_SLUG} lowercase letters, digits or hyphens, "
+    "starting with a letter or digit."
+)
 
 
 class ClubRefused(ValueError):
@@ -79,10 +85,7 @@ def create_club(name: str, slug: str, organiser: Organiser, *, public: bool = Fa
     if not 1 <= len(name) <= MAX_CLUB_NAME:
         raise ClubRefused(f"A club needs a name of up to {MAX_CLUB_NAME} characters.")
     if not SLUG.fullmatch(slug):
-        raise ClubRefused(
-            "The web address must be 2 to 40 lowercase letters, digits or hyphens, "
-            "starting with a letter or digit."
-        )
+        raise ClubRefused(SLUG_HELP)
     if club_by_slug(slug) is not None:
         raise ClubRefused(f"The web address {slug} is taken.")
     club = Club(name=name, slug=slug, table_code=new_table_code(), standings_public=public)

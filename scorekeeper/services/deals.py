@@ -7,6 +7,7 @@ the outcome they get back into a page or an answer; neither checks anything itse
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,15 +20,17 @@ from sqlalchemy.orm.attributes import set_committed_value
 from scorekeeper import rules as engine
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Deal, DealPart, DealScore, Game, Side
-from scorekeeper.rules import DealEntry, DealRefused, Progress, Refusal
-from scorekeeper.rules.game import DealLimitReached, deal_limit_reached
+from scorekeeper.rules import DealEntry, DealLimitReached, DealRefused, Progress, Refusal
 from scorekeeper.services import access, figures, games
 from scorekeeper.services.access import Level
 from scorekeeper.services.live import corrected_news, lines_token, saved_news, touch
 
-# An idempotency key: a form's is 32 hex digits; an API client may choose its own.
+# An idempotency key: a form's is a FORM_KEY; an API client may choose its own.
 KEY = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 KEY_HELP = "Idempotency-Key must be 1 to 64 letters, digits or any of - _ . :"
+# The key this app's pages make for themselves (the server's uuid4().hex, a phone's
+# hf.freshKey in static/app.js): 32 hex digits. A phone's own id (its `device`) is one too.
+FORM_KEY = re.compile(r"[0-9a-f]{32}")
 # No deal ever reaches this version; anything beyond is no version this server wrote.
 MAX_VERSION = 2**31
 
@@ -192,10 +195,9 @@ def enter_deal(
     if recorded is not None:
         return _replayed(recorded, key, sent)
     so_far = games.progress_of(game)
-    if opened_for is not None and opened_for > so_far.next_deal:
-        return Refused([not_yet(opened_for, so_far.next_deal)])
-    if opened_for is not None and opened_for != so_far.next_deal:
-        return SavedMeanwhile(opened_for)
+    stale = stale_number(game, so_far, opened_for)
+    if stale is not None:
+        return stale
     if lines_seen is not None:
         now = lines_token(so_far.next_deal, lines_in(game, so_far.next_deal).values())
         # A form opened before an earlier deal was saved knew of no line of this one.
@@ -203,19 +205,68 @@ def enter_deal(
             lines_seen = lines_token(so_far.next_deal, [])
         if now != lines_seen:
             return LinesArrived(so_far.next_deal, now)
-    if so_far.finished:
-        return Ended([engine.game_over(games.sides_of(game), so_far)])
-    full = deal_limit_reached(games.rules_of(game), so_far)
-    if full is not None:
-        return LimitReached([full])
+    closed = no_deal_now(game, so_far)
+    if closed is not None:
+        return closed
+    return save_next_deal(game, so_far, scores, key, sent, sent_by)
+
+
+def no_deal_now(game: Game, progress: Progress | None = None) -> Ended | LimitReached | None:
+    """Why the game takes no deal now, as an outcome (rules.no_deal_now); None while it takes one.
+
+    Every page, form and answer that offers the next deal (or refuses it) asks this.
+    """
+    progress = progress or games.progress_of(game)
+    closed = engine.no_deal_now(games.rules_of(game), games.sides_of(game), progress)
+    if isinstance(closed, DealLimitReached):
+        return LimitReached(closed.refusals)
+    return None if closed is None else Ended(closed.refusals)
+
+
+def stale_number(
+    game: Game,
+    so_far: Progress,
+    opened_for: int | None,
+    line: tuple[int, DealEntry] | None = None,
+) -> Refused | SavedMeanwhile | AlreadySaved | None:
+    """What a form (or a side's `line`) opened for deal `opened_for` comes to, if not the next.
+
+    A deal the game has not reached is refused; one saved meanwhile is shown, never saved over,
+    unless a side's line is sent again after its answer was lost: the deal saved holds that very
+    line, so it was saved already. None when `opened_for` is the next deal (or not said).
+    """
+    if opened_for is None or opened_for == so_far.next_deal:
+        return None
+    if opened_for > so_far.next_deal:
+        return Refused([not_yet(opened_for, so_far.next_deal)])
+    if line is not None and 0 < opened_for <= len(game.deals):
+        side, entry = line
+        deal = game.deals[opened_for - 1]
+        sent = {score.side_position: score.entry for score in deal.scores}.get(side)
+        if sent == entry.to_dict():
+            return AlreadySaved(deal)
+    return SavedMeanwhile(opened_for)
+
+
+def save_next_deal(
+    game: Game,
+    so_far: Progress,
+    scores: Any,
+    key: str | None = None,
+    sent: str | None = None,
+    sent_by: str | None = None,
+) -> Outcome:
+    """Score the next deal on top of `so_far` and save it, under the lock the caller holds.
+
+    The caller has taken `lock` and made its checks (`stale_number`, `no_deal_now`): a whole
+    deal's form (`enter_deal`), or the last side's line of it (`side_lines.send_line`).
+    """
     try:
         entries = games.entries_from(scores, game)
         # Only the new deal is scored, on top of the game so far (usually replayed already).
         progress = engine.extend(
             games.rules_of(game), game.decks, games.sides_of(game), so_far, entries
         )
-    except DealLimitReached as exc:
-        return LimitReached(exc.refusals)
     except DealRefused as exc:
         return Refused(exc.refusals)
     try:
@@ -227,6 +278,11 @@ def enter_deal(
         if recorded is not None:
             return _replayed(recorded, key, sent)
         return SavedMeanwhile(so_far.next_deal)
+
+
+def form_key(sent: str | None) -> str:
+    """The key a page sent, if this app made it (`FORM_KEY`); else a fresh one for the page."""
+    return sent if sent and FORM_KEY.fullmatch(sent) else uuid.uuid4().hex
 
 
 def not_yet(number: int, next_deal: int) -> Refusal:

@@ -503,7 +503,7 @@ class NextGame:
     started_here: bool
 
 
-def play_again(game: Game, started_by: str = "Someone") -> NextGame:
+def play_again(game: Game, started_by: str | None = None) -> NextGame:
     """The table's next game after a finished one, or GameRefused if it is not over.
 
     A finished game has one next game: the first tap, on any phone, starts it; every later tap
@@ -573,7 +573,8 @@ def next_game_of(game: Game, lock: bool = False) -> NextGame | None:
     after = get_game(row.next_game_id)
     if after is None:
         return None
-    return NextGame(after, row.next_started_by or "Someone", False)
+    # A game from before its starter was kept says Someone, as a phone that gave no name.
+    return NextGame(after, phone_name(row.next_started_by), False)
 
 
 def rules_title(game: Game) -> str:

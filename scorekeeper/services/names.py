@@ -64,6 +64,14 @@ def cleaned(text: str) -> str:
     return " ".join("".join(char for char in spaced if _kind(char) is None).split())
 
 
-def phone_name(text: str | None, default: str = "Someone") -> str:
-    """The name a phone goes by at the table ("Other phones see you as"): cleaned and short."""
+# What the table calls a phone that gave no name (and no organiser is signed in on it).
+SOMEONE = "Someone"
+
+
+def phone_name(text: str | None, default: str = SOMEONE) -> str:
+    """The name a phone goes by at the table ("Other phones see you as"): cleaned and short.
+
+    The one place a sender's name is cleaned, cut to MAX_DEVICE_NAME and defaulted: a line's
+    sender, a deal's saver, Play again's starter and a phone entering a deal all go through it.
+    """
     return (cleaned(text or "") or default)[:MAX_DEVICE_NAME].strip() or default

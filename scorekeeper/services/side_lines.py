@@ -1,11 +1,11 @@
 """Each side enters its own line of the next deal, on its own phone, at the same time.
 
 A side's line is kept as that side's part of the next deal (a draft, not a deal). When the last
-side's line arrives, the deal is checked as a whole and saved once, by `deals.enter_deal`,
-whichever phone sent last. Every write to a game's next deal (a line, or a whole deal from one
-phone) first locks the game's row, so two last lines arriving at once on two app processes are
-taken in turn: the second sees the first and saves the deal; the deal table's one row per
-number is the last guard.
+side's line arrives, the deal is checked as a whole and saved once, by `deals.save_next_deal`
+under the lock the line took, whichever phone sent last. Every write to a game's next deal (a
+line, or a whole deal from one phone) first locks the game's row, so two last lines arriving at
+once on two app processes are taken in turn: the second sees the first and saves the deal; the
+deal table's one row per number is the last guard.
 """
 
 from __future__ import annotations
@@ -21,9 +21,8 @@ from scorekeeper import rules as engine
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import DealPart, Game
 from scorekeeper.rules import DealEntry, DealRefused, Refusal
-from scorekeeper.rules.game import deal_limit_reached
-from scorekeeper.rules.terms import MAX_DEVICE_NAME
 from scorekeeper.services import access, deals, games, live
+from scorekeeper.services.names import phone_name
 
 
 @dataclass(frozen=True)
@@ -164,15 +163,17 @@ def send_line(
     *,
     opened_for: int,
     device: str | None = None,
-    sent_by: str = "Someone",
+    sent_by: str | None = None,
     entered_at: datetime | None = None,
 ) -> Outcome:
     """Keep one side's line of the next deal, and save the deal when it is the last one in.
 
     `opened_for` is the deal the line was entered for: a line for a deal saved meanwhile is
-    never kept for the next one. `entered_at` is when the phone says it was entered, taken as
-    now if it is later than now.
+    never kept for the next one. `sent_by` is the sending phone's name (`names.phone_name`
+    cleans it). `entered_at` is when the phone says it was entered, taken as now if it is later
+    than now.
     """
+    sent_by = phone_name(sent_by)
     if not access.may_enter(game, level):
         return deals.NotAllowed(access.TO_ENTER)
     if not 0 <= side < len(game.sides):
@@ -186,21 +187,12 @@ def send_line(
         )
     deals.lock(game)
     so_far = games.progress_of(game)
-    if opened_for > so_far.next_deal:
-        return deals.Refused([deals.not_yet(opened_for, so_far.next_deal)])
-    if opened_for != so_far.next_deal:
-        # Sent again after its answer was lost: the deal saved holds this very line.
-        if 0 < opened_for <= len(game.deals):
-            deal = game.deals[opened_for - 1]
-            sent = {score.side_position: score.entry for score in deal.scores}.get(side)
-            if sent == entry.to_dict():
-                return deals.AlreadySaved(deal)
-        return deals.SavedMeanwhile(opened_for)
-    if so_far.finished:
-        return deals.Ended([engine.game_over(games.sides_of(game), so_far)])
-    full = deal_limit_reached(games.rules_of(game), so_far)
-    if full is not None:
-        return deals.LimitReached([full])
+    stale = deals.stale_number(game, so_far, opened_for, (side, entry))
+    if stale is not None:
+        return stale
+    closed = deals.no_deal_now(game, so_far)
+    if closed is not None:
+        return closed
     number = so_far.next_deal
     # No line is entered after it arrives: a moment ahead of the server's clock (a phone's
     # clock running fast, or a client's choosing) counts as now, so it cannot outlast a line
@@ -234,9 +226,10 @@ def send_line(
         live.touch(game.id)
         db.session.commit()
         return LineKept(number, lines_from(game, rows, device))
-    # The last line: the whole deal, saved once (enter_deal deletes the lines as it saves).
+    # The last line: the whole deal, saved once under the lock taken above, its deal number and
+    # end checked there already (saving it deletes the lines).
     scores = [rows[s.position].entry for s in game.sides]
-    outcome = deals.enter_deal(game, level, scores, opened_for=number, sent_by=sent_by)
+    outcome = deals.save_next_deal(game, so_far, scores, sent_by=sent_by)
     if not isinstance(outcome, deals.Saved):
         db.session.rollback()  # the lines checked out, so this is not expected: nothing half-kept
     return outcome
@@ -283,7 +276,7 @@ def _keep(
         rows[side] = row
     row.deal_number = number
     row.entry = entry.to_dict()
-    row.sent_by = sent_by[:MAX_DEVICE_NAME]
+    row.sent_by = sent_by
     row.device = device
     row.entered_at = when
     row.version = (row.version or 0) + 1

@@ -15,6 +15,7 @@ from scorekeeper.rules.terms import MAX_NAME, MAX_PASSWORD, MIN_PASSWORD
 from scorekeeper.services import accounts, creations
 from scorekeeper.web.access import counted_address
 from scorekeeper.web.creating import too_many
+from scorekeeper.web.errors import refilled_when_expired
 
 bp = Blueprint("accounts", __name__)
 
@@ -54,6 +55,7 @@ def _next_url() -> str:
 
 
 @bp.route("/signup", methods=["GET", "POST"])
+@refilled_when_expired
 def signup():
     """Create an organiser account, to run a club."""
     form = AccountForm()
@@ -75,6 +77,7 @@ def signup():
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@refilled_when_expired
 def login():
     """Sign in as an organiser."""
     form = AccountForm()

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from flask import Flask, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError, TooManyRequests
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.web.access import LinkRefused
+
+View = TypeVar("View", bound=Callable[..., Any])
+# The attribute `refilled_when_expired` sets on a view.
+REFILLED = "refilled_when_expired"
 
 MESSAGES = {
     400: "That request could not be read.",
@@ -24,24 +31,21 @@ MESSAGES = {
 }
 
 
-# Forms that, sent with an expired token (a phone asleep at the table), come back filled in
-# with a fresh token instead of a bare 400: their views refuse to act on a bad token anyway.
-RETRY_FORMS = {
-    "games.new",
-    "games.new_club_game",
-    "games.new_deal",
-    "games.edit_deal",
-    "games.preview",
-    "accounts.login",
-    "accounts.signup",
-    "clubs.new",
-    "clubs.new_rule_set",
-    "clubs.edit_rule_set",
-    "clubs.members",
-    "clubs.seasons",
-    "clubs.settings",
-    "clubs.import_records",
-}
+def refilled_when_expired(view: View) -> View:
+    """Mark a form's view: sent with an expired token, its page comes back filled in.
+
+    A phone asleep at the table sends its form with an expired CSRF token: a marked view answers
+    it with the form filled in and a fresh token instead of a bare 400 (the view itself refuses
+    to act on a bad token, so it only shows the form again). `http_error` reads the mark.
+    """
+    setattr(view, REFILLED, True)
+    return view
+
+
+def is_refilled_when_expired(endpoint: str | None) -> bool:
+    """Whether the endpoint's view is marked `refilled_when_expired`."""
+    view = current_app.view_functions.get(endpoint or "")
+    return getattr(view, REFILLED, False) is True
 
 
 def wants_json() -> bool:
@@ -54,7 +58,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        if isinstance(exc, CSRFError) and request.endpoint in RETRY_FORMS:
+        if isinstance(exc, CSRFError) and is_refilled_when_expired(request.endpoint):
             view = current_app.view_functions[request.endpoint]
             try:
                 return current_app.make_response(view(**(request.view_args or {})))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,10 +12,9 @@ from flask_login import current_user
 from scorekeeper import rules as engine
 from scorekeeper.plumbing.models import Club, Deal, Game
 from scorekeeper.rules import DealRefused, Refusal
-from scorekeeper.rules.game import deal_limit_reached
 from scorekeeper.rules.terms import SCOREBOARD_DEALS
 from scorekeeper.services import access, clubs, creations, deals, games, side_lines
-from scorekeeper.services.names import phone_name
+from scorekeeper.services.names import SOMEONE, phone_name
 from scorekeeper.web.access import (
     Level,
     forget_rules,
@@ -31,8 +29,9 @@ from scorekeeper.web.access import (
     table_level,
 )
 from scorekeeper.web.charts import running_totals_chart
-from scorekeeper.web.club_forms import ActionForm
+from scorekeeper.web.clubs.forms import ActionForm
 from scorekeeper.web.creating import too_many
+from scorekeeper.web.errors import refilled_when_expired
 from scorekeeper.web.forms import (
     MAX_SIDES_ON_FORM,
     DealForm,
@@ -53,7 +52,6 @@ from scorekeeper.web.invite import invitation
 bp = Blueprint("games", __name__)
 # The home page lists the rules this phone remembers (see `remember_these_rules`).
 bp.add_app_template_global(my_rules, "my_rules")
-KEY = re.compile(r"[0-9a-f]{32}")
 VERSION = re.compile(r"[0-9]{1,9}")
 # A version typed as digits is a number however long (a huge one no deal has is a conflict);
 # past 30 digits it is no number this server wrote, and refused as such.
@@ -61,12 +59,14 @@ DIGITS = re.compile(r"[0-9]{1,30}")
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
+@refilled_when_expired
 def new():
     """Choose a rule set, then name the sides; house rules are a tap away."""
     return _new_game(None)
 
 
 @bp.route("/clubs/<slug>/games/new", methods=["GET", "POST"])
+@refilled_when_expired
 def new_club_game(slug: str):
     """A club game: players picked from the member list, guests allowed."""
     club = clubs.club_by_slug(slug)
@@ -234,7 +234,7 @@ def _scoreboard_page(game: Game, level: Level, problems: Sequence[str] = (), sta
         game=game,
         rules=rules,
         progress=progress,
-        limit_reached=deal_limit_reached(rules, progress),
+        closed=deals.no_deal_now(game, progress),
         level=level,
         chart=running_totals_chart(game, progress),
         delete_form=ActionForm(),
@@ -314,7 +314,7 @@ def play_again(game_id: int):
             page, _ = _scoreboard_page(game, level, [refused.message], 429)
             return too_many(refused, page)
     try:
-        outcome = games.play_again(game, phone_name(request.form.get("started_by"), _signed_in()))
+        outcome = games.play_again(game, sender_name(request.form.get("started_by")))
     except games.GameRefused as exc:
         messages = [r.message for r in exc.refusals]
         return _scoreboard_page(game, level, messages, 409)
@@ -329,9 +329,18 @@ def play_again(game_id: int):
     return redirect(url_for(".scoreboard", secret=again.secret))
 
 
-def _signed_in() -> str:
-    """The name a phone goes by when it gave none: its organiser's, else "Someone"."""
-    return current_user.username if current_user.is_authenticated else "Someone"
+def default_sender() -> str:
+    """The name a phone goes by when it gives none: its signed-in organiser's, else Someone."""
+    return current_user.username if current_user.is_authenticated else SOMEONE
+
+
+# The live corner shows it until the phone names itself (templates/_live.html).
+bp.add_app_template_global(default_sender, "default_sender")
+
+
+def sender_name(sent: str | None) -> str:
+    """The name the phone sending this request goes by (`names.phone_name`, `default_sender`)."""
+    return phone_name(sent, default_sender())
 
 
 @bp.post("/t/<secret>/remember-rules")
@@ -386,14 +395,14 @@ def delete(game_id: int):
 
 
 @bp.route("/t/<secret>/deals/new", methods=["GET", "POST"])
+@refilled_when_expired
 def new_deal(game_id: int):
     """Enter the next deal for every side; the same form sent twice records one deal."""
     game = game_or_404(game_id)
     level = require_game(game, access.TO_ENTER)
     form = _form(game)
     opened_for = _opened_for(form)
-    if not KEY.fullmatch(form.idempotency_key.data or ""):
-        form.idempotency_key.data = uuid.uuid4().hex
+    form.idempotency_key.data = deals.form_key(form.idempotency_key.data)
     problems: list[str] = []
     if form.validate_on_submit():
         scores = _scores(form, game)
@@ -404,7 +413,7 @@ def new_deal(game_id: int):
             form.idempotency_key.data,
             opened_for,
             form.lines.data or None,
-            sent_by=phone_name(request.form.get("sent_by"), _signed_in()),
+            sent_by=sender_name(request.form.get("sent_by")),
         )
         match outcome:
             case deals.Refused(refusals):
@@ -425,17 +434,15 @@ def new_deal(game_id: int):
                 # This form (its hidden key) saved a deal already, with other figures: the
                 # page came back from the browser's history and was changed. Nothing is
                 # saved; the figures stay, with a fresh key, for the next deal if they are one.
-                form.idempotency_key.data = uuid.uuid4().hex
+                form.idempotency_key.data = deals.form_key(None)
                 opened_for = None
                 problems = [_key_reused(game, deal)]
             case _:
                 return _entered(game, form, outcome)
     progress = games.progress_of(game)
-    if request.method == "GET" and progress.finished:
-        return _entered(game, form, deals.Ended([]))
-    full = deal_limit_reached(games.rules_of(game), progress)
-    if request.method == "GET" and full is not None:
-        return _entered(game, form, deals.LimitReached([full]))
+    closed = deals.no_deal_now(game, progress)
+    if request.method == "GET" and closed is not None:
+        return _entered(game, form, closed)
     # A form sent back with a typo keeps the deal it was opened for, so that a deal saved
     # meanwhile is still shown before this one is saved.
     form.number.data = str(opened_for or progress.next_deal)
@@ -498,7 +505,8 @@ def _saved_meanwhile(game: Game, form: DealForm, opened_for: int):
     """
     progress = games.progress_of(game)
     form.number.data = str(progress.next_deal)
-    full = deal_limit_reached(games.rules_of(game), progress)
+    closed = deals.no_deal_now(game, progress)
+    full = closed.refusals[0].message if isinstance(closed, deals.LimitReached) else None
     return _deal_page(
         game,
         form,
@@ -506,14 +514,15 @@ def _saved_meanwhile(game: Game, form: DealForm, opened_for: int):
         progress.minimums,
         [],
         meanwhile=progress.deals[max(0, opened_for - 1) :],
-        over=progress.finished or full is not None,
+        over=closed is not None,
         winners=progress.winners,
-        full=full.message if full is not None else None,
+        full=full,
         status=409,
     )
 
 
 @bp.route("/t/<secret>/deals/<int:number>/edit", methods=["GET", "POST"])
+@refilled_when_expired
 def edit_deal(game_id: int, number: int):
     """Correct a deal; every later total is recomputed; a stale form meets the saved deal."""
     game = game_or_404(game_id)
@@ -533,7 +542,7 @@ def edit_deal(game_id: int, number: int):
         form.version.data = str(deal.version)
     elif form.validate_on_submit():
         scores = _scores(form, game)
-        name = phone_name(request.form.get("sent_by"), _signed_in())
+        name = sender_name(request.form.get("sent_by"))
         outcome = deals.correct_deal(game, level, number, scores, _version(form), name)
         match outcome:
             case deals.Saved():
@@ -580,6 +589,7 @@ def _conflict(game: Game, deal, form: DealForm, scores: list[dict[str, Any]]):
 
 @bp.post("/t/<secret>/deals/preview")
 @bp.post("/t/<secret>/deals/<int:number>/preview")
+@refilled_when_expired
 def preview(game_id: int, number: int | None = None):
     """The breakdown the figures typed so far would get; the page shows it as they change."""
     game = game_or_404(game_id)
@@ -648,11 +658,9 @@ def _deal_page(
     **shown: Any,
 ):
     status = status or (422 if request.method == "POST" else 200)
-    table = [seat.player for seat in games.seats_of(game)]
     return render_template(
         "deal.html",
         game=game,
-        table=table,
         dealer=games.dealer_of(game, number).player,
         rules=games.rules_of(game),
         form=form,

@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import re
-import uuid
 from datetime import UTC, datetime
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_login import current_user
 
 from scorekeeper.plumbing.models import Game
-from scorekeeper.rules.game import deal_limit_reached
-from scorekeeper.rules.terms import MAX_DEVICE_NAME
 from scorekeeper.services import access, deals, games, side_lines
-from scorekeeper.services.names import cleaned
 from scorekeeper.web.access import game_or_404, refuse, remember_side, require_game, table_level
 from scorekeeper.web.forms import DealForm, deal_form, entries_data, field_name, fill
-from scorekeeper.web.games import place
+from scorekeeper.web.games import place, sender_name
 
 bp = Blueprint("lines", __name__)
-DEVICE = re.compile(r"[0-9a-f]{32}")
 NUMBER = re.compile(r"[1-9][0-9]{0,8}")
 # When the line was entered, as the phone's clock gives it: milliseconds since 1970.
 MILLISECONDS = re.compile(r"[0-9]{1,15}")
@@ -38,8 +32,7 @@ def line(game_id: int, side: int):
     form = deal_form(games.rules_of(game), [s.name for s in game.sides], request.form or None)
     raw = form.number.data or ""
     opened_for = int(raw) if NUMBER.fullmatch(raw) else None
-    if not DEVICE.fullmatch(form.idempotency_key.data or ""):
-        form.idempotency_key.data = uuid.uuid4().hex
+    form.idempotency_key.data = deals.form_key(form.idempotency_key.data)
     problems: list[str] = []
     if request.method == "POST" and opened_for is None:
         problems = [NO_DEAL]
@@ -58,9 +51,9 @@ def line(game_id: int, side: int):
             case _:
                 return _sent(game, side, outcome)
     elif request.method == "GET":
-        progress = games.progress_of(game)
-        if progress.finished or deal_limit_reached(games.rules_of(game), progress):
-            return _sent(game, side, deals.Ended([]))
+        closed = deals.no_deal_now(game)
+        if closed is not None:
+            return _sent(game, side, closed)
         # The side's line as sent so far, to change until the deal is saved.
         mine = side_lines.lines_of(game)[side]
         if mine.entry is not None:
@@ -72,9 +65,6 @@ def line(game_id: int, side: int):
 def _sender(sent) -> dict:
     """Which phone sent the line, who the table knows it as, and when it was entered there."""
     device = sent.get("device", "")
-    name = cleaned(sent.get("sent_by", ""))[:MAX_DEVICE_NAME].strip()
-    if not name:
-        name = current_user.username if current_user.is_authenticated else "Someone"
     millis = sent.get("entered_at", "")
     entered_at = None
     if MILLISECONDS.fullmatch(millis):
@@ -83,8 +73,9 @@ def _sender(sent) -> dict:
         except (OverflowError, OSError, ValueError):
             entered_at = None  # no moment any phone's clock shows: taken as now
     return {
-        "device": device if DEVICE.fullmatch(device) else None,
-        "sent_by": name,
+        # A phone's id is made as a form's key is (hf.freshKey).
+        "device": device if deals.FORM_KEY.fullmatch(device) else None,
+        "sent_by": sender_name(sent.get("sent_by")),
         "entered_at": entered_at,
     }
 
@@ -121,14 +112,13 @@ def _meanwhile(game: Game, form: DealForm, side: int, opened_for: int):
     """The deal this line was for was saved meanwhile: shown, and the figures kept (409)."""
     progress = games.progress_of(game)
     form.number.data = str(progress.next_deal)
-    full = deal_limit_reached(games.rules_of(game), progress)
     return _line_page(
         game,
         form,
         side,
         [],
         meanwhile=progress.deals[max(0, opened_for - 1) :],
-        over=progress.finished or full is not None,
+        over=deals.no_deal_now(game, progress) is not None,
         status=409,
     )
 

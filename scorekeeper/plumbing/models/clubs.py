@@ -10,7 +10,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models.times import now
-from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME
+from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME, MAX_SLUG
 
 if TYPE_CHECKING:
     from scorekeeper.plumbing.models.accounts import Organiser
@@ -29,7 +29,7 @@ class Club(db.Model):
     __tablename__ = "club"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    slug: Mapped[str] = mapped_column(String(40), unique=True)
+    slug: Mapped[str] = mapped_column(String(MAX_SLUG), unique=True)
     name: Mapped[str] = mapped_column(String(MAX_CLUB_NAME))
     # The secret in the table link; replacing it locks out every old link.
     table_code: Mapped[str] = mapped_column(String(64))
