@@ -10,7 +10,7 @@ from wtforms import BooleanField, DateField, IntegerField, SelectField, StringFi
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from scorekeeper.rules import RuleSet
-from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME
+from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME, MAX_SLUG, MIN_SLUG
 from scorekeeper.web.forms import VisibleName, house_rule_fields
 
 CLUB_NAME = [DataRequired(), Length(max=MAX_CLUB_NAME), VisibleName()]
@@ -23,7 +23,7 @@ class ClubForm(FlaskForm):
     name = StringField("Club name", validators=CLUB_NAME)
     slug = StringField(
         "Web address",
-        validators=[DataRequired(), Length(min=2, max=40)],
+        validators=[DataRequired(), Length(min=MIN_SLUG, max=MAX_SLUG)],
         description="Lowercase letters, digits and hyphens: /clubs/your-address",
     )
     public = BooleanField("Anyone may see the standings and history")
