@@ -628,8 +628,8 @@ def test_every_rule_set_form_needs_its_csrf_token(app, client):
         (f"/clubs/{SLUG}/rule-sets/{saved_id}/delete", {}),
         (f"/clubs/{SLUG}/rule-sets/default", {"saved": str(saved_id)}),
     ]
-    # The new and edit forms are in errors.RETRY_FORMS: they come back filled in with a fresh
-    # token (422). Deleting and the default are refused before the view acts: a plain 400.
+    # The new and edit views are marked refilled_when_expired: they come back filled in with a
+    # fresh token (422). Deleting and the default are refused before the view acts: a plain 400.
     for (url, data), status in zip(posts, (422, 422, 400, 400), strict=True):
         answer = client.post(url, data=data)
         assert answer.status_code == status, url
