@@ -222,6 +222,15 @@ def test_the_deal_and_line_forms_carry_a_key_of_their_own(app, client):
         assert deals.FORM_KEY.fullmatch(made) and made != "Z" * 32, path
 
 
+def test_a_phones_id_is_made_as_a_pages_key_is(app, client):
+    """The live corner takes a phone's id only in the shape hf.freshKey makes (FORM_KEY)."""
+    game_id = recorded(app, "classic", [])
+    entering = link(client, game_id) + "/entering"
+    for device, status in (("A" * 32, 400), ("a" * 31, 400), ("a" * 32, 204)):
+        answer = client.post(entering, data={"device": device, "deal": "1", "name": "Ann"})
+        assert answer.status_code == status, device
+
+
 # ------------------------------------------------------------------ a sender's name
 
 

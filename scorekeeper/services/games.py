@@ -30,7 +30,7 @@ from scorekeeper.rules.terms import (
     signed,
 )
 from scorekeeper.services import figures
-from scorekeeper.services.names import name_problem, phone_name
+from scorekeeper.services.names import SOMEONE, name_problem, phone_name
 
 
 class GameRefused(ValueError):
@@ -573,8 +573,8 @@ def next_game_of(game: Game, lock: bool = False) -> NextGame | None:
     after = get_game(row.next_game_id)
     if after is None:
         return None
-    # A game from before its starter was kept says Someone, as a phone that gave no name.
-    return NextGame(after, phone_name(row.next_started_by), False)
+    # The column may be empty (it is nullable): read as a phone that gave no name.
+    return NextGame(after, row.next_started_by or SOMEONE, False)
 
 
 def rules_title(game: Game) -> str:

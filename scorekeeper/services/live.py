@@ -18,6 +18,7 @@ from sqlalchemy.orm import aliased
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Deal, DealPart, Entering, Game
 from scorekeeper.rules.terms import signed
+from scorekeeper.services.names import SOMEONE
 
 # A phone with the deal form open says so every few seconds (static/app.js); one not heard from
 # for this long has put the form away.
@@ -209,7 +210,7 @@ def table_state(game_id: int, device: str | None, now: datetime | None = None) -
         parts,
         lines_token(deals + 1, rows),
         game.news,
-        (game.secret, game.next_started_by or "Someone") if game.secret else None,
+        (game.secret, game.next_started_by or SOMEONE) if game.secret else None,
     )
 
 

@@ -20,12 +20,11 @@ from flask import (
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club
-from scorekeeper.services import live
+from scorekeeper.services import deals, live
 from scorekeeper.services.names import phone_name
 from scorekeeper.web.access import Level, require_table
 
 bp = Blueprint("live", __name__)
-DEVICE = re.compile(r"[0-9a-f]{32}")
 DEAL = re.compile(r"[1-9][0-9]{0,3}")
 
 
@@ -35,7 +34,8 @@ def _require(club_id: int | None, needed: Level) -> Level:
 
 
 def _device(value: str | None) -> str | None:
-    return value if value and DEVICE.fullmatch(value) else None
+    """The phone's id as sent, if it is one: made as a page's key is (deals.FORM_KEY)."""
+    return value if value and deals.FORM_KEY.fullmatch(value) else None
 
 
 @bp.get("/t/<secret>/live")
