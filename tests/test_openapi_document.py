@@ -27,7 +27,8 @@ from jsonschema import Draft202012Validator
 
 from scorekeeper.rules import PRESETS, RulesError, RuleSet
 from scorekeeper.rules.ruleset import _OVERRIDES, REMOVABLE, RULE_KEYS
-from scorekeeper.web.openapi import house_rules_schema, openapi_document
+from scorekeeper.web.api.openapi import openapi_document
+from scorekeeper.web.api.rule_schemas import house_rules_schema
 
 CLIENT_PACKAGE = "handfoot_api_client"
 
@@ -99,14 +100,14 @@ def test_the_rule_set_schema_has_the_right_types(document):
 
 
 def test_a_field_of_a_type_the_document_cannot_describe_stops_it():
-    """A new kind of field must be taught to web/openapi.py, never left out silently."""
-    from scorekeeper.web import openapi
+    """A new kind of field must be taught to web/api/rule_schemas.py, never left out silently."""
+    from scorekeeper.web.api import rule_schemas
 
     with pytest.raises(TypeError, match="RuleSet.odd"):
-        openapi._typed(set[int], "odd")
+        rule_schemas._typed(set[int], "odd")
     with pytest.raises(TypeError, match="RuleSet.new_mapping"):
         # A mapping whose keys nobody named: RULE_KEYS must say them.
-        openapi._typed(Mapping[str, int], "new_mapping")
+        rule_schemas._typed(Mapping[str, int], "new_mapping")
 
 
 @pytest.mark.parametrize("key", sorted(PRESETS))

@@ -1,0 +1,269 @@
+"""Entering a deal, correcting one, and each side's own line of the next deal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, jsonify, request
+
+from scorekeeper.plumbing.models import Game
+from scorekeeper.rules import Refusal
+from scorekeeper.rules.game import deal_limit_reached
+from scorekeeper.rules.terms import DEAL_LIMIT, MAX_DEVICE_NAME
+from scorekeeper.services import deals, games, side_lines
+from scorekeeper.services.names import cleaned
+from scorekeeper.web.access import Level, game_or_404, refuse, require_game
+from scorekeeper.web.api.figures import Shape, Unfit
+from scorekeeper.web.api.operations import (
+    A_GAME,
+    DEALS_FROM,
+    GAME_NOT_FOUND,
+    IDEMPOTENCY_KEY,
+    POINTERS,
+    TOO_MANY,
+    answer,
+    errors,
+    route,
+)
+from scorekeeper.web.api.reading import body
+from scorekeeper.web.api.refusals import Body, refused, stop
+from scorekeeper.web.api.shapes import (
+    DEAL_BODY,
+    DEAL_SCORES,
+    LINE_BODY,
+    NEW_DEAL_BODY,
+    PART_BODY,
+    ref,
+)
+from scorekeeper.web.api.state import deals_from, game_state, lines_in
+
+GAME_STATE = ref("GameState")
+SAVED = answer(
+    GAME_STATE,
+    "Saved: the game's state with the new deal",
+    Idempotent_Replayed="true when the Idempotency-Key was seen with these scores before: the "
+    "deal it recorded stands, and nothing more was saved",
+)
+
+
+@route(
+    "POST",
+    "/games/<int:game_id>/deals",
+    "enterDeal",
+    "Enter the next deal",
+    parameters=(*A_GAME, IDEMPOTENCY_KEY, DEALS_FROM),
+    body="DealScores",
+    answers={
+        "201": SAVED,
+        "403": errors("A club game: entering a deal needs the club's table code (X-Table-Code)"),
+        "404": errors(GAME_NOT_FOUND),
+        "409": errors(
+            f"The game is over; or it holds its most deals (deal_limit: {DEAL_LIMIT} unless a "
+            "house rule sets it), a limit that does not end the game; or another request saved "
+            "this deal first. Nothing was saved (inputs: [])."
+        ),
+        "422": errors(
+            "Figures the rules refuse: each error names the side (null for the deal as a "
+            f"whole), the figure and why. {POINTERS}: /scores/1/melded_cards/black_three, "
+            "/scores; a limit of the whole deal points at every side's figure that counted "
+            "toward it. Also a deals_from that is not a deal number, or an Idempotency-Key "
+            "already used with other scores (inputs: [] for both). Nothing was saved."
+        ),
+        "429": TOO_MANY,
+    },
+)
+def add_deal(game_id: int):
+    """Enter the next deal: 201, 422 naming each refused figure, or 409 if the game is over."""
+    game = game_or_404(game_id)
+    level = require_game(game, Level.READ)
+    start = deals_from()  # read first: a bad one must not follow a deal that was saved
+    data = body()
+    key = request.headers.get("Idempotency-Key")
+    # "deal": the deal these figures are for, so that one saved meanwhile is never saved over.
+    number = _read(DEAL_SCORES, data, "deal", NEW_DEAL_BODY)
+    outcome = deals.enter_deal(game, level, data.get("scores"), key, number)
+    return _answer(game, level, outcome, 201, start, data, NEW_DEAL_BODY)
+
+
+@route(
+    "PUT",
+    "/games/<int:game_id>/deals/<int:number>",
+    "correctDeal",
+    "Correct a deal; every later total is recomputed",
+    parameters=(*A_GAME, DEALS_FROM),
+    body="DealScores",
+    answers={
+        "200": answer(
+            GAME_STATE,
+            "Corrected: the game's state with every later total, minimum and the winners "
+            "recomputed (a correction that changes nothing is 200 too, and keeps the version)",
+        ),
+        "403": errors(
+            "A club game: correcting needs the club's table code (X-Table-Code); once a club "
+            "game is finished, only its organisers (signed in) may correct it"
+        ),
+        "404": errors(f"{GAME_NOT_FOUND}; or the game has no such deal"),
+        "409": errors(
+            "Made from an older version of the deal: `version` is not the deal's version now "
+            "(another phone corrected it meanwhile). The error's inputs point at /version. "
+            "Nothing was saved."
+        ),
+        "422": errors(
+            "Refused, nothing saved: figures the rules refuse, as for a new deal "
+            f"({POINTERS}: /scores/0/books/clean); a `version` that is not a whole number "
+            "(/version); or a correction that would end the game before deals that already "
+            "follow it (say deal 1 of 3 corrected past the target score): that is refused with "
+            "422, not 409, since the figures themselves cannot stand (inputs: []). Also a "
+            "deals_from that is not a deal number."
+        ),
+        "429": TOO_MANY,
+    },
+)
+def correct_deal(game_id: int, number: int):
+    """Correct a deal: 200 with everything after it recomputed, 409 if made from a stale copy."""
+    game = game_or_404(game_id)
+    level = require_game(game, Level.READ)
+    start = deals_from()
+    data = body()
+    outcome = deals.correct_deal(game, level, number, data.get("scores"), data.get("version"))
+    return _answer(game, level, outcome, 200, start, data)
+
+
+@route(
+    "PUT",
+    "/games/<int:game_id>/deals/next/parts/<int:side>",
+    "sendLine",
+    "Send one side's own line of the next deal; the deal is saved when the last side's line is in",
+    description="Each side may enter its own line on its own phone. A line is checked as it "
+    "comes in against the lines in so far (as the whole deal would be); a side's later line "
+    "takes the place of its earlier one. When the last side's line arrives, the deal is "
+    "checked as a whole and saved once, and the lines go. A whole deal entered meanwhile "
+    "(POST .../deals) is saved in their place.",
+    parameters=(*A_GAME, DEALS_FROM),
+    body="PartBody",
+    answers={
+        "200": answer(
+            ref("Parts"),
+            "Kept: the deal waits for the other sides' lines (every side's line as it stands)",
+        ),
+        "201": answer(
+            GAME_STATE,
+            "This line was the last one in: the deal was saved, and the answer is the game's "
+            "state with it",
+        ),
+        "403": errors("A club game: sending a line needs the club's table code (X-Table-Code)"),
+        "404": errors(f"{GAME_NOT_FOUND}; or the game has no such side"),
+        "409": errors(
+            "Nothing was kept: the deal named in `deal` was saved meanwhile (field deal); "
+            "another line for this side, entered later, stands (field entered_at, the message "
+            "says who sent it); the game is over, or holds its most deals (inputs: [])."
+        ),
+        "422": errors(
+            "Refused, nothing kept: the line's figures, or what they meet with the lines in so "
+            "far (say two sides went out: the other side's line then shows the problem). "
+            f"{POINTERS}: /entry/melded_cards/black_three, /entry/went_out; another side's "
+            "figure is left out of inputs. Also a `deal` missing, or a `deal`, `sent_by` or "
+            "`entered_at` not as documented (/deal, /sent_by, /entered_at), or a deals_from "
+            "that is not a deal number."
+        ),
+        "429": TOO_MANY,
+    },
+)
+def send_line(game_id: int, side: int):
+    """Send one side's line of the next deal: 200 kept, or 201 when it was the last and the
+    deal was saved; 422 naming each refused figure, 409 if stale or the game takes no deal."""
+    game = game_or_404(game_id)
+    level = require_game(game, Level.READ)
+    start = deals_from()
+    data = body()
+    outcome = side_lines.send_line(game, level, side, data.get("entry"), **_line_sent(data))
+    match outcome:
+        case side_lines.LineKept(number, lines):
+            return jsonify(deal=number, saved=False, parts=[line.as_json() for line in lines])
+        case side_lines.LaterLineKept() as later:
+            return refused([Refusal(side, "entered_at", later.message)], 409)
+        case deals.Ended(refusals) | deals.LimitReached(refusals):
+            return refused(refusals, 409)
+        case side_lines.NoSuchSide():
+            abort(404)
+    return _answer(game, level, outcome, 201, start, data, LINE_BODY.of(side))
+
+
+@route(
+    "GET",
+    "/games/<int:game_id>/deals/next/parts",
+    "getLines",
+    "Each side's own line of the next deal, in or not yet",
+    parameters=A_GAME,
+    answers={
+        "200": answer(
+            ref("Parts"),
+            "The lines of the next deal, one per side (none, and deal null, once no deal can "
+            "be entered)",
+        ),
+        "404": errors(GAME_NOT_FOUND),
+        "429": TOO_MANY,
+    },
+)
+def next_lines(game_id: int):
+    """Each side's line of the next deal, in or not yet (none once no deal can be entered)."""
+    game = game_or_404(game_id)
+    require_game(game, Level.READ)
+    progress = games.progress_of(game)
+    full = deal_limit_reached(games.rules_of(game), progress) is not None
+    number = None if progress.finished or full else progress.next_deal
+    return jsonify(deal=number, saved=False, parts=lines_in(game, progress, full))
+
+
+def _read(shape: Shape, data: dict[str, Any], name: str, into: Body) -> Any:
+    """A figure of the body (None if not sent); 422 pointing at it if this API refuses it."""
+    try:
+        return shape.read(data, name)
+    except Unfit as exc:
+        stop(exc.refusals, into=into, sent=data)
+
+
+def _line_sent(data: dict[str, Any]) -> dict[str, Any]:
+    """The deal a line was for, who sent it and when it was entered; 422 if not as documented."""
+    number = _read(PART_BODY, data, "deal", LINE_BODY)
+    name = _read(PART_BODY, data, "sent_by", LINE_BODY)
+    return {
+        "opened_for": number,
+        "sent_by": cleaned(name or "")[:MAX_DEVICE_NAME].strip() or "Someone",
+        "entered_at": _read(PART_BODY, data, "entered_at", LINE_BODY),
+    }
+
+
+def _answer(
+    game: Game,
+    level: Level,
+    outcome: deals.Outcome,
+    saved_status: int,
+    deals_from: int = 1,
+    sent: Any = None,
+    into: Body = DEAL_BODY,
+):
+    """The JSON answer for what entering or correcting a deal came to (`sent`: the body, whose
+    shape is `into`)."""
+    match outcome:
+        case deals.Saved():
+            return jsonify(game_state(game, deals_from=deals_from)), saved_status
+        case deals.AlreadySaved():
+            # The same key again: the deal it recorded stands, and the answer is the same.
+            response = jsonify(game_state(game, deals_from=deals_from))
+            response.headers["Idempotent-Replayed"] = "true"
+            return response, saved_status
+        case deals.KeyReused() as reused:
+            return refused([Refusal(None, "Idempotency-Key", reused.message)])
+        case deals.SavedMeanwhile() as meanwhile:
+            return refused([Refusal(None, "deal", meanwhile.message)], 409)
+        case deals.ChangedMeanwhile() as changed:
+            # The version sent is the figure at fault: the deal moved on from it.
+            return refused([Refusal(None, "version", changed.message)], 409, DEAL_BODY, sent)
+        case deals.Ended(refusals) | deals.LimitReached(refusals):
+            return refused(refusals, 409, DEAL_BODY, sent)
+        case deals.Refused(refusals):
+            return refused(refusals, into=into, sent=sent)
+        case deals.NotAllowed():
+            refuse(level)
+    abort(404)  # NoSuchDeal

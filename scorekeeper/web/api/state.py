@@ -1,0 +1,138 @@
+"""A game's state as the API answers it (the GameState schema of answers.py)."""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import Any
+
+from flask import request, url_for
+
+from scorekeeper import rules as engine
+from scorekeeper.plumbing.models import Game
+from scorekeeper.rules import Progress
+from scorekeeper.rules.game import deal_limit_reached
+from scorekeeper.rules.terms import DEALS_PER_PAGE
+from scorekeeper.services import deals, games, links, side_lines
+from scorekeeper.web.api.figures import Unfit
+from scorekeeper.web.api.refusals import stop
+from scorekeeper.web.api.shapes import GAME_QUERY
+
+
+def deals_from() -> int:
+    """The first deal the game JSON lists (`?deals_from=`, 1 by default); 422 if not a number."""
+    try:
+        return GAME_QUERY.read(request.args, "deals_from")
+    except Unfit as exc:
+        stop(exc.refusals)
+
+
+def _dealer(game: Game, seats: list[engine.Seat], number: int) -> dict[str, Any]:
+    """Who deals a deal: the seat's number (from 0), its side and its player."""
+    seat = engine.dealer_seat(seats, game.first_dealer, number)
+    return {"seat": seat, "side": seats[seat].side, "player": seats[seat].player}
+
+
+def game_state(game: Game, progress: Progress | None = None, deals_from: int = 1) -> dict[str, Any]:
+    """The game as the JSON API shows it: its totals, and DEALS_PER_PAGE deals from `deals_from`."""
+    progress = progress or games.progress_of(game)
+    rules = games.rules_of(game)
+    full = deal_limit_reached(rules, progress) is not None
+    total = len(game.deals)
+    last = deals_from - 1 + DEALS_PER_PAGE
+    shown = islice(zip(game.deals, progress.deals, strict=True), deals_from - 1, last)
+    following = url_for(".game", game_id=game.id, deals_from=last + 1) if last < total else None
+    seats = games.seats_of(game)
+    return {
+        "id": game.id,
+        "url": links.path_of(game),
+        "ruleset": game.ruleset,
+        "house_rules": game.house_rules or {},
+        # The club's saved rule set the game started from, as it is called now; and its name
+        # when the game started (kept if the saved rule set is renamed or deleted since).
+        "saved_rules": (
+            {"id": game.saved_rules.id, "name": game.saved_rules.name}
+            if game.saved_rules is not None
+            else None
+        ),
+        "rules_name": game.rules_name,
+        # The rules in force: the preset with the house rules applied.
+        "rules": rules.to_dict(),
+        "decks": game.decks,
+        "finished": progress.finished,
+        "winners": [game.sides[i].name for i in progress.winners],
+        # None when no deal can be entered: the game is over, or holds its most deals.
+        "next_deal": None if progress.finished or full else progress.next_deal,
+        "deal_limit": rules.deal_limit,
+        "deal_limit_reached": full,
+        # Who sits where (partners apart) and who deals: the deal passes to the left.
+        "first_dealer": game.first_dealer,
+        "seats": [{"side": seat.side, "player": seat.player} for seat in seats],
+        "next_dealer": (
+            None if progress.finished or full else _dealer(game, seats, progress.next_deal)
+        ),
+        "sides": [
+            {
+                "name": side.name,
+                "players": [p.name for p in side.players],
+                "total": total,
+                "next_opening_minimum": minimum,
+                # v1's first name for it: in sides, the minimum for the next deal.
+                "opening_minimum": minimum,
+            }
+            for side, total, minimum in zip(
+                game.sides, progress.totals, progress.minimums, strict=True
+            )
+        ],
+        "deals": [
+            {
+                "number": deal.number,
+                "version": deal.version,
+                "dealer": _dealer(game, seats, deal.number),
+                "warnings": result.warnings,
+                "scores": [
+                    {
+                        "side": side.name,
+                        "total": score.total,
+                        "running_total": running,
+                        "minimum_applied": minimum,
+                        # v1's first name for it: in a deal, the minimum that applied.
+                        "opening_minimum": minimum,
+                        "breakdown": score.breakdown(),
+                        "entry": row.entry,
+                    }
+                    for side, score, running, minimum, row in zip(
+                        game.sides,
+                        result.scores,
+                        result.totals,
+                        result.minimums,
+                        deal.scores,
+                        strict=True,
+                    )
+                ],
+            }
+            for deal, result in shown
+        ],
+        "deals_total": total,
+        "deals_from": deals_from,
+        "next": following,
+        # Each side's own line of the next deal, as sent so far (none once no deal can be added).
+        "parts": lines_in(game, progress, full),
+        # The table's next game (Play again): whoever reads this game holds its link already.
+        "next_game": (
+            {
+                "id": game.next_game.id,
+                "url": links.path_of(game.next_game),
+                "started_by": game.next_started_by or "Someone",
+            }
+            if game.next_game is not None
+            else None
+        ),
+    }
+
+
+def lines_in(game: Game, progress: Progress, full: bool) -> list[dict[str, Any]]:
+    """Each side's line of the next deal, in or not yet, in one query; [] if none can be added."""
+    if progress.finished or full:
+        return []
+    rows = deals.lines_in(game, progress.next_deal)
+    return [line.as_json() for line in side_lines.lines_from(game, rows)]
