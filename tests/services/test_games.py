@@ -6,7 +6,7 @@ from collections import Counter
 from datetime import date
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from scorekeeper import rules as engine
 from scorekeeper.plumbing.db import db
@@ -365,6 +365,14 @@ def test_play_again_starts_one_next_game_for_the_whole_table(club):
         member_ids["Cat"],
     ]
     assert games.next_game_of(game) == NextGame(first.game, "Ann", False)
+
+
+def test_a_tap_from_a_phone_with_no_name_is_someones():
+    game = club_game(finished=True)
+    assert games.play_again(game).started_by == "Someone"
+    db.session.execute(update(Game).where(Game.id == game.id).values(next_started_by=None))
+    db.session.commit()
+    assert games.next_game_of(game).started_by == "Someone"
 
 
 def test_a_game_not_over_is_not_played_again():

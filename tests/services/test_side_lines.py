@@ -73,10 +73,12 @@ def test_the_last_line_in_saves_the_deal_once():
     assert kept(select(Game.news)) == [(live.saved_news(1, "Ann"),)]
 
 
-def test_a_phone_that_gives_no_name_is_someone():
+def test_a_phone_that_gives_no_name_is_someone_and_a_name_is_cleaned():
     game = fresh_game()
     send(game, 0, ONE_CLEAN)
     assert [sent_by for _, _, _, sent_by, *_ in lines_kept()] == ["Someone"]
+    send(game, 0, ONE_DIRTY, sent_by=" Bob\u200b " + "b" * 50)
+    assert [sent_by for _, _, _, sent_by, *_ in lines_kept()] == ["Bob " + "b" * 36]  # 40 at most
 
 
 def test_below_the_tables_level_no_line_is_kept():
