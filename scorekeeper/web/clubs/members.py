@@ -13,11 +13,13 @@ from scorekeeper.web.access import Level, require
 from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.clubs.filters import filters
 from scorekeeper.web.clubs.forms import ActionForm, MergeForm, NameForm
+from scorekeeper.web.errors import refilled_when_expired
 
 CHANGES = ("archive", "restore", "merge", "delete")
 
 
 @bp.route("/<slug>/members", methods=["GET", "POST"])
+@refilled_when_expired
 def members(slug: str):
     """The member list; organisers add members here."""
     club, level = club_or_404(slug)

@@ -18,6 +18,7 @@ from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.clubs.filters import filters
 from scorekeeper.web.clubs.forms import ActionForm, ClubForm
 from scorekeeper.web.creating import too_many
+from scorekeeper.web.errors import refilled_when_expired
 
 
 @bp.get("")
@@ -28,6 +29,7 @@ def index():
 
 
 @bp.route("/new", methods=["GET", "POST"])
+@refilled_when_expired
 @login_required
 def new():
     """Create a club; you become its organiser."""

@@ -10,6 +10,7 @@ from scorekeeper.web.access import Level
 from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.clubs.filters import filters
 from scorekeeper.web.clubs.forms import ImportForm
+from scorekeeper.web.errors import refilled_when_expired
 
 
 @bp.get("/<slug>/export/<kind>.csv")
@@ -34,6 +35,7 @@ def export(slug: str, kind: str):
 
 
 @bp.route("/<slug>/import", methods=["GET", "POST"])
+@refilled_when_expired
 def import_records(slug: str):
     """Read a deals CSV back in: all of it, or nothing."""
     club, _ = club_or_404(slug, Level.ORGANISER)

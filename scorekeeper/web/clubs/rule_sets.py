@@ -17,6 +17,7 @@ from scorekeeper.web.clubs.forms import (
     SavedRulesForm,
     saved_rules_form,
 )
+from scorekeeper.web.errors import refilled_when_expired
 from scorekeeper.web.forms import house_rules_of, knob_field
 from scorekeeper.web.rulecards import PLAYER_COUNTS
 
@@ -46,6 +47,7 @@ def rule_sets(slug: str):
 
 
 @bp.route("/<slug>/rule-sets/new", methods=["GET", "POST"])
+@refilled_when_expired
 def new_rule_set(slug: str):
     """Save a rule set: choose its preset, then name it and change any number."""
     club, _ = club_or_404(slug, Level.ORGANISER)
@@ -68,6 +70,7 @@ def new_rule_set(slug: str):
 
 
 @bp.route("/<slug>/rule-sets/<int:rules_id>/edit", methods=["GET", "POST"])
+@refilled_when_expired
 def edit_rule_set(slug: str, rules_id: int):
     """Rename a saved rule set or change its numbers; games already started keep theirs."""
     club, _ = club_or_404(slug, Level.ORGANISER)

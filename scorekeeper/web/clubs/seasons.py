@@ -8,9 +8,11 @@ from scorekeeper.services import clubs
 from scorekeeper.web.access import Level, require
 from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.clubs.forms import SeasonForm
+from scorekeeper.web.errors import refilled_when_expired
 
 
 @bp.route("/<slug>/seasons", methods=["GET", "POST"])
+@refilled_when_expired
 def seasons(slug: str):
     """The club's seasons; organisers add them."""
     club, level = club_or_404(slug)

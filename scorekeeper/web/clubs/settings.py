@@ -10,9 +10,11 @@ from scorekeeper.services import clubs
 from scorekeeper.web.access import Level, remember_table
 from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.clubs.forms import ActionForm, NameForm, SettingsForm
+from scorekeeper.web.errors import refilled_when_expired
 
 
 @bp.route("/<slug>/settings", methods=["GET", "POST"])
+@refilled_when_expired
 def settings(slug: str):
     """Name, visibility, ranking threshold, the table link and organisers."""
     club, _ = club_or_404(slug, Level.ORGANISER)
