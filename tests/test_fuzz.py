@@ -1046,7 +1046,7 @@ def test_correct_deal_version_past_a_column_is_no_server_error(client, where):
     ],
 )
 def test_club_query_of_odd_or_huge_numbers_is_no_server_error(client, club, path, query):
-    # web/clubs.py filters()/history(): "²" passed isdigit() and broke int(); players and
+    # web/clubs/ filters()/history(): "²" passed isdigit() and broke int(); players and
     # pages past 2**63 (or an OFFSET past it) overflowed SQL.
     slug, _ = club
     no_server_error(client.get(f"/clubs/{slug}{path}", query_string=query))

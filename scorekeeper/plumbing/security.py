@@ -43,7 +43,7 @@ DOCUMENT_TYPES = ("text/html",)
 # Production only: over plain HTTP on a laptop it would lock localhost out of HTTP for a year.
 STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains"
 # What no cache may keep, the phone's service worker included (static/sw.js honours it):
-# organiser-only pages (web/clubs.py marks them), every CSV export, the sign-in forms, and any
+# organiser-only pages (web/clubs/ marks them), every CSV export, the sign-in forms, and any
 # page whose content comes from an organiser's sign-in (`never_keep`): the home page signed in,
 # a club's game or new-game form seen thanks to the sign-in, not to a table link (issue 26).
 # After a sign-out on another phone, this phone's worker has none of them to show.

@@ -345,7 +345,7 @@ def require_table(club: Club | None, needed: Level) -> Level:
 
 
 def remember_table(club: Club) -> None:
-    """Keep the table link at the top of this phone's list (only ever on a POST: web/clubs.py)."""
+    """Keep the table link at the top of this phone's list (only ever on a POST: web/clubs/)."""
     kept = _tables()
     if kept[:1] == [[club.slug, club.table_code]]:
         return  # already at the top: the session cookie stays as it is

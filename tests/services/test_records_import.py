@@ -1,4 +1,4 @@
-"""services/records_import.py: a deals file read back into a club, all or nothing."""
+"""services/records_import/: a deals file read back into a club, all or nothing."""
 
 from __future__ import annotations
 
