@@ -62,6 +62,7 @@ def json_type(value: Any) -> str:
 
 
 def _types(schema: Mapping[str, Any]) -> list[str]:
+    """The JSON types a schema takes (its `type`, one or a list)."""
     kinds = schema["type"]
     return kinds if isinstance(kinds, list) else [kinds]
 
@@ -73,9 +74,7 @@ def _keeps(keyword: str, schema: Mapping[str, Any], value: Any) -> bool:
     number = json_type(value) in ("integer", "number")
     match keyword:
         case "type":
-            return json_type(value) in _types(schema) or (
-                json_type(value) == "integer" and "number" in _types(schema)
-            )
+            return json_type(value) in _types(schema)
         case "minimum":
             return not number or value >= bound
         case "maximum":

@@ -1,7 +1,7 @@
 """Each route of the API and its operation in the OpenAPI document, declared together.
 
-`route` adds a view to the blueprint and records what the document says of it; the document's
-path and path parameters are the route's own (openapi.py), so no route goes undocumented.
+`route` adds a view to the blueprint and records what the document says of it, so a route is
+never without its operation; the document's path and path parameters are the route's own.
 """
 
 from __future__ import annotations
@@ -59,7 +59,12 @@ PATH_WORDS = {
 
 
 def route(
-    method: str, rule: str, operation_id: str, summary: str, endpoint: str | None = None, **more
+    method: str,
+    rule: str,
+    operation_id: str,
+    summary: str,
+    endpoint: str | None = None,
+    **more: Any,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Route a view of the API (`endpoint`: its name, if not the view's) and record the
     operation the document shows for it (`more`: Operation's answers, parameters, ...)."""

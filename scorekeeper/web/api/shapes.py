@@ -37,7 +37,7 @@ def _counts(keys: tuple[str, ...]) -> Figure:
     return Figure(Shape({k: Figure(COUNT) for k in keys}, closed=True).schema())
 
 
-# --- a deal's entry: every figure the engine's to check, in its own words ------------------
+# --- a deal's entry: every figure checked by the engine, in its own words ------------------
 
 ENTRY = Shape(
     {
@@ -286,7 +286,7 @@ STANDINGS_QUERY = Shape(
                 "started from it",
             }
         ),
-        # Any other order is the first of SORTS, win_rate.
+        # Any order standings.SORTS does not name ranks by win rate too.
         "sort": Figure({"type": "string", "default": "win_rate"}),
     },
     query=True,
