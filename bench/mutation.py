@@ -1,0 +1,219 @@
+"""Mutation testing of the rules engine: how many of mutmut's mutants tests/rules kill.
+
+    .venv/bin/pip install -e '.[mutation]'     # once: mutmut (this script installs nothing)
+    .venv/bin/python bench/mutation.py [--keep] [--children 2] [--survivors]
+
+Runs mutmut (configured in pyproject.toml's [tool.mutmut]: deal.py, game.py, limits.py and
+house.py of scorekeeper/rules, against tests/rules alone) from a fresh `mutants/` folder, then
+prints per module the mutants, killed, survived, and the share of behaviour-changing mutants
+killed. A mutant that only changes the prose of a message (a string with a space, capital or
+punctuation in it: a refusal, a warning, a label) is counted apart as "message text": words are
+pinned where they name a figure, not each one. Every survivor is listed with its line, as a
+diff of the engine's own source. `--keep` reuses the last run's results (mutmut reruns only
+what it has no result for). Run by hand; CI does not run it (a fresh run takes some 15 minutes
+on 2 cores). docs/MUTATION.md has the figures and each survivor left, with why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import difflib
+import json
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MODULES = ("deal", "game", "limits", "house")
+TARGET = 95.0
+# mutmut's exit codes: 1 and 3 are a failing test (killed), 36 and the signals a timeout (a
+# mutant that loops is caught too), 0 a survivor, 33 and 5 a mutant no test reaches.
+KILLED = {1, 3}
+TIMEOUT = {36, -24, 24, 152, 255}
+SURVIVED = {0}
+NO_TESTS = {5, 33}
+# A string that is only lower-case letters, digits, '_' and '.' is a key, a field's path or a
+# choice ("went_out", "books.clean", "deal"): changing it changes what the engine does. Any
+# other non-empty string is prose.
+KEY = re.compile(r"[a-z0-9_.]*")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One mutant: its module, name, status, whether it only rewords a message, its diff."""
+
+    module: str
+    name: str
+    status: str
+    text_only: bool
+    diff: str
+
+
+def status_of(code: int | None) -> str:
+    """mutmut's exit code for a mutant, as a word."""
+    if code in KILLED:
+        return "killed"
+    if code in TIMEOUT:
+        return "timeout"
+    if code in SURVIVED:
+        return "survived"
+    if code in NO_TESTS:
+        return "no tests"
+    return "not checked" if code is None else f"other ({code})"
+
+
+def _blank_strings(node: ast.AST) -> str:
+    """The node's AST with every plain string constant left out: what the code does."""
+    copy = ast.parse(ast.unparse(node))
+    for child in ast.walk(copy):
+        if isinstance(child, ast.Constant) and isinstance(child.value, str):
+            child.value = ""
+    return ast.dump(copy)
+
+
+def _strings(node: ast.AST) -> list[str]:
+    return [
+        child.value
+        for child in ast.walk(node)
+        if isinstance(child, ast.Constant) and isinstance(child.value, str)
+    ]
+
+
+def only_rewords(original: ast.FunctionDef, mutated: ast.FunctionDef) -> bool:
+    """Whether the mutant changes nothing but the prose of a string (not a key or a path)."""
+    mutated = _renamed(mutated, original.name)
+    if _blank_strings(original) != _blank_strings(mutated):
+        return False
+    changed = [
+        before
+        for before, after in zip(_strings(original), _strings(mutated), strict=True)
+        if before != after
+    ]
+    return bool(changed) and all(before and not KEY.fullmatch(before) for before in changed)
+
+
+def _renamed(function: ast.FunctionDef, name: str) -> ast.FunctionDef:
+    copy = ast.parse(ast.unparse(function)).body[0]
+    assert isinstance(copy, ast.FunctionDef)
+    copy.name = name
+    return copy
+
+
+def _diff(module: str, original: ast.FunctionDef, mutated: ast.FunctionDef) -> str:
+    """The changed lines, placed at their line in the engine's own source."""
+    before = ast.unparse(original).splitlines()
+    after = ast.unparse(_renamed(mutated, original.name)).splitlines()
+    source = (ROOT / "scorekeeper" / "rules" / f"{module}.py").read_text().splitlines()
+    out = []
+    for line in difflib.unified_diff(before, after, lineterm="", n=0):
+        if line.startswith(("---", "+++", "@@")):
+            continue
+        text = line[1:].strip()
+        where = next((i for i, s in enumerate(source, 1) if s.strip() == text), None)
+        place = f"{module}.py:{where}" if where and line[0] == "-" else f"{module}.py"
+        out.append(f"{place} {line[0]} {text}")
+    return "\n".join(out) or f"{module}.py: (no change in the function's text)"
+
+
+def mutants_of(module: str) -> list[Mutant]:
+    """Every mutant of one module, with its status from mutmut's last run."""
+    mutated_file = ROOT / "mutants" / "scorekeeper" / "rules" / f"{module}.py"
+    meta = json.loads(mutated_file.with_name(f"{module}.py.meta").read_text())
+    functions = {
+        node.name: node
+        for node in ast.walk(ast.parse(mutated_file.read_text()))
+        if isinstance(node, ast.FunctionDef)
+    }
+    found = []
+    for key, code in meta["exit_code_by_key"].items():
+        name = key.rsplit(".", 1)[1]
+        mutated = functions[name]
+        original = functions[name.rsplit("__mutmut_", 1)[0] + "__mutmut_orig"]
+        found.append(
+            Mutant(
+                module,
+                key,
+                status_of(code),
+                only_rewords(original, mutated),
+                _diff(module, original, mutated),
+            )
+        )
+    return found
+
+
+def run_mutmut(children: int, keep: bool) -> None:
+    """Run mutmut over the configured modules; a fresh run unless told to keep the last."""
+    if not keep:
+        shutil.rmtree(ROOT / "mutants", ignore_errors=True)
+    command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(children)]
+    # mutmut redraws a progress line many times a second: keep only its last words.
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    if done.returncode:
+        sys.exit(f"mutmut failed ({done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr}")
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def report(mutants: list[Mutant], show_survivors: bool) -> bool:
+    """Print the table and the survivors; whether behaviour-changing kills reach the target."""
+    print(
+        f"{'module':<10} {'mutants':>7} {'killed':>7} {'survived':>8} {'no tests':>8}"
+        f" {'behaviour killed':>18} {'message text killed':>20}"
+    )
+    rows = [*MODULES, "all"]
+    totals: dict[str, Counter[str]] = {}
+    for row in rows:
+        these = [m for m in mutants if row in ("all", m.module)]
+        count = Counter(m.status for m in these)
+        behaviour = [m for m in these if not m.text_only]
+        text = [m for m in these if m.text_only]
+        caught = [m for m in behaviour if m.status in ("killed", "timeout")]
+        text_caught = [m for m in text if m.status in ("killed", "timeout")]
+        totals[row] = Counter(behaviour=len(behaviour), caught=len(caught))
+        print(
+            f"{row:<10} {len(these):>7} {count['killed'] + count['timeout']:>7}"
+            f" {count['survived']:>8} {count['no tests']:>8}"
+            f" {len(caught):>5}/{len(behaviour):<5} {percent(len(caught), len(behaviour)):>6}"
+            f" {len(text_caught):>6}/{len(text):<5} {percent(len(text_caught), len(text)):>6}"
+        )
+    others = Counter(m.status for m in mutants if m.status.startswith(("other", "not checked")))
+    if others:
+        print("not judged:", dict(others))
+    left = [m for m in mutants if m.status not in ("killed", "timeout")]
+    if show_survivors:
+        for label, text_only in (("behaviour-changing", False), ("message text only", True)):
+            these = [m for m in left if m.text_only == text_only]
+            print(f"\n{len(these)} {label} mutants not killed:")
+            for m in these:
+                print(f"\n  {m.name} ({m.status})")
+                print("\n".join(f"    {line}" for line in m.diff.splitlines()))
+    whole = totals["all"]
+    reached = 100 * whole["caught"] >= TARGET * whole["behaviour"]
+    print(f"\nbehaviour-changing mutants killed: {percent(whole['caught'], whole['behaviour'])}")
+    print(f"target {TARGET:.0f}%: {'met' if reached else 'NOT met'}")
+    return reached
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keep", action="store_true", help="reuse the last run's results")
+    parser.add_argument("--no-run", action="store_true", help="only read the last run")
+    parser.add_argument("--children", type=int, default=2, help="mutants tested at once")
+    parser.add_argument("--survivors", action="store_true", help="list every mutant left")
+    args = parser.parse_args()
+    if not args.no_run:
+        run_mutmut(args.children, args.keep)
+    mutants = [m for module in MODULES for m in mutants_of(module)]
+    reached = report(mutants, args.survivors)
+    sys.exit(0 if reached else 1)
+
+
+if __name__ == "__main__":
+    main()
