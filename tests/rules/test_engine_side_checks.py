@@ -140,6 +140,13 @@ def test_a_book_the_rules_do_not_score_does_not_count_toward_going_out():
     ]
 
 
+def test_a_book_the_rules_do_not_score_is_refused_once():
+    """Family, a black threes book by a side not going out: refused as unscored, nothing more."""
+    assert side_refusals("family", E(books={"black_threes": 1})) == [
+        ("books.black_threes", "A: the Family rules have no black threes book."),
+    ]
+
+
 def test_only_the_side_going_out_is_held_to_the_books():
     """Classic: a side holding no books that does not go out is not refused."""
     assert side_refusals("classic", E(books={"clean": 1})) == []
