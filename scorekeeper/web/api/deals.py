@@ -8,10 +8,8 @@ from flask import abort, jsonify, request
 
 from scorekeeper.plumbing.models import Game
 from scorekeeper.rules import Refusal
-from scorekeeper.rules.game import deal_limit_reached
-from scorekeeper.rules.terms import DEAL_LIMIT, MAX_DEVICE_NAME
+from scorekeeper.rules.terms import DEAL_LIMIT
 from scorekeeper.services import deals, games, side_lines
-from scorekeeper.services.names import cleaned
 from scorekeeper.web.access import Level, game_or_404, refuse, require_game
 from scorekeeper.web.api.figures import Shape, Unfit
 from scorekeeper.web.api.operations import (
@@ -210,9 +208,9 @@ def next_lines(game_id: int):
     game = game_or_404(game_id)
     require_game(game, Level.READ)
     progress = games.progress_of(game)
-    full = deal_limit_reached(games.rules_of(game), progress) is not None
-    number = None if progress.finished or full else progress.next_deal
-    return jsonify(deal=number, saved=False, parts=lines_in(game, progress, full))
+    closed = deals.no_deal_now(game, progress) is not None
+    number = None if closed else progress.next_deal
+    return jsonify(deal=number, saved=False, parts=lines_in(game, progress, closed))
 
 
 def _read(shape: Shape, data: dict[str, Any], name: str, into: Body) -> Any:
@@ -229,7 +227,7 @@ def _line_sent(data: dict[str, Any]) -> dict[str, Any]:
     name = _read(PART_BODY, data, "sent_by", LINE_BODY)
     return {
         "opened_for": number,
-        "sent_by": cleaned(name or "")[:MAX_DEVICE_NAME].strip() or "Someone",
+        "sent_by": name,  # cleaned, cut and defaulted by side_lines.send_line (names.phone_name)
         "entered_at": _read(PART_BODY, data, "entered_at", LINE_BODY),
     }
 
