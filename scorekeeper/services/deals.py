@@ -1,6 +1,7 @@
 """Entering and correcting a deal: one use case each, every check in one place, one outcome.
 
-The deal form and the JSON API both call `enter_deal` and `correct_deal` and only translate
+The deal form and the JSON API both call `enter_deal` and `correct_deal` (corrections.py; its
+outcomes in deal_outcomes.py, all importable from here) and only translate
 the outcome they get back into a page or an answer; neither checks anything itself.
 """
 
@@ -9,7 +10,6 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, insert, select, update
@@ -23,7 +23,45 @@ from scorekeeper.plumbing.models import Deal, DealPart, DealScore, Game, Side
 from scorekeeper.rules import DealEntry, DealLimitReached, DealRefused, Progress, Refusal
 from scorekeeper.services import access, figures, games
 from scorekeeper.services.access import Level
-from scorekeeper.services.live import corrected_news, lines_token, saved_news, touch
+from scorekeeper.services.corrections import correct_deal as correct_deal
+from scorekeeper.services.corrections import correction_refused
+from scorekeeper.services.deal_outcomes import (
+    AlreadySaved as AlreadySaved,
+)
+from scorekeeper.services.deal_outcomes import (
+    ChangedMeanwhile as ChangedMeanwhile,
+)
+from scorekeeper.services.deal_outcomes import (
+    Ended as Ended,
+)
+from scorekeeper.services.deal_outcomes import (
+    KeyReused as KeyReused,
+)
+from scorekeeper.services.deal_outcomes import (
+    LimitReached as LimitReached,
+)
+from scorekeeper.services.deal_outcomes import (
+    LinesArrived as LinesArrived,
+)
+from scorekeeper.services.deal_outcomes import (
+    NoSuchDeal as NoSuchDeal,
+)
+from scorekeeper.services.deal_outcomes import (
+    NotAllowed as NotAllowed,
+)
+from scorekeeper.services.deal_outcomes import (
+    Outcome as Outcome,
+)
+from scorekeeper.services.deal_outcomes import (
+    Refused as Refused,
+)
+from scorekeeper.services.deal_outcomes import (
+    Saved as Saved,
+)
+from scorekeeper.services.deal_outcomes import (
+    SavedMeanwhile as SavedMeanwhile,
+)
+from scorekeeper.services.live import lines_token, saved_news
 
 # An idempotency key: a form's is a FORM_KEY; an API client may choose its own.
 KEY = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
@@ -31,134 +69,6 @@ KEY_HELP = "Idempotency-Key must be 1 to 64 letters, digits or any of - _ . :"
 # The key this app's pages make for themselves (the server's uuid4().hex, a phone's
 # hf.freshKey in static/app.js): 32 hex digits. A phone's own id (its `device`) is one too.
 FORM_KEY = re.compile(r"[0-9a-f]{32}")
-# No deal ever reaches this version; anything beyond is no version this server wrote.
-MAX_VERSION = 2**31
-
-
-# --- outcomes ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Saved:
-    """The deal was saved (a new deal, or a correction; a correction that changed nothing)."""
-
-    deal: Deal
-
-
-@dataclass(frozen=True)
-class AlreadySaved:
-    """A submission whose idempotency key was recorded: that deal stands, nothing more saved."""
-
-    deal: Deal
-
-
-@dataclass(frozen=True)
-class KeyReused:
-    """An idempotency key already recorded with other figures: nothing saved, nothing replayed."""
-
-    deal: Deal
-    key: str
-
-    @property
-    def message(self) -> str:
-        """In words for the person, or the client."""
-        return (
-            f"This Idempotency-Key was already used for different figures: it saved deal "
-            f"{self.deal.number}. Nothing was saved; send these figures with a new key if they "
-            "are another deal."
-        )
-
-
-@dataclass(frozen=True)
-class SavedMeanwhile:
-    """Another phone saved the deal this one was entered as; nothing saved."""
-
-    number: int
-
-    @property
-    def message(self) -> str:
-        """In words for the person, or the client."""
-        return (
-            f"Another phone saved deal {self.number} a moment ago. Check the scoreboard, "
-            "then enter this deal again if it is still missing."
-        )
-
-
-@dataclass(frozen=True)
-class ChangedMeanwhile:
-    """A correction made to an older version of the deal than the one saved; nothing saved."""
-
-    deal: Deal
-    version: int
-
-    @property
-    def message(self) -> str:
-        """In words for the person, or the client."""
-        return (
-            f"Deal {self.deal.number} was changed meanwhile (now version {self.deal.version}, "
-            f"the correction was made to version {self.version})."
-        )
-
-
-@dataclass(frozen=True)
-class LinesArrived:
-    """Sides' own lines came in (or changed) after the whole deal's form was opened: nothing saved.
-
-    The person sees them beside their figures, and saves theirs or takes the lines in.
-    """
-
-    number: int
-    token: str
-
-
-@dataclass(frozen=True)
-class Refused:
-    """Figures the rules refuse, or a request that cannot stand; every reason; nothing saved."""
-
-    refusals: list[Refusal]
-
-
-@dataclass(frozen=True)
-class Ended:
-    """The game is over: no deal can be added."""
-
-    refusals: list[Refusal]
-
-
-@dataclass(frozen=True)
-class LimitReached:
-    """The game holds as many deals as its rules allow: no deal can be added (it is not over)."""
-
-    refusals: list[Refusal]
-
-
-@dataclass(frozen=True)
-class NotAllowed:
-    """The visitor's level is below what the action needs."""
-
-    needed: Level
-
-
-@dataclass(frozen=True)
-class NoSuchDeal:
-    """A correction of a deal the game does not have."""
-
-    number: int
-
-
-Outcome = (
-    Saved
-    | AlreadySaved
-    | KeyReused
-    | SavedMeanwhile
-    | ChangedMeanwhile
-    | Refused
-    | Ended
-    | LimitReached
-    | NotAllowed
-    | NoSuchDeal
-    | LinesArrived
-)
 
 
 # --- entering the next deal ----------------------------------------------------------------
@@ -410,109 +320,6 @@ def lines_in(game: Game, number: int) -> dict[int, DealPart]:
     """The sides' own lines in for deal `number`, by side position."""
     query = select(DealPart).where(DealPart.game_id == game.id, DealPart.deal_number == number)
     return {row.side_position: row for row in db.session.execute(query).scalars()}
-
-
-# --- correcting a deal ---------------------------------------------------------------------
-
-
-def correct_deal(
-    game: Game, level: Level, number: int, scores: Any, version: Any, sent_by: str | None = None
-) -> Outcome:
-    """Replace deal `number` and recompute everything after it, or say why not.
-
-    `version` is the version of the deal the correction was made to (None: any), checked and
-    bumped in one statement so that two phones cannot both win. `sent_by` is the correcting
-    phone's name, told to the table with what changed ("Ann corrected deal 1: Them ...").
-    """
-    if not 1 <= number <= len(game.deals):
-        return NoSuchDeal(number)
-    if not access.may_correct(game, level):
-        return NotAllowed(access.needed_to_correct(game))
-    frozen = correction_refused(game)
-    if frozen is not None:
-        return LimitReached([frozen])
-    refusal = _version_refusal(version, number)
-    if refusal is not None:
-        return Refused([refusal])
-    deal = game.deals[number - 1]
-    if version is not None and not 0 < version < MAX_VERSION:
-        return ChangedMeanwhile(deal, version)  # no deal ever had that version
-    try:
-        entries = games.entries_from(scores, game)
-        if [entry.to_dict() for entry in entries] == [score.entry for score in deal.scores]:
-            return Saved(deal)  # nothing changes: a resent correction is not a conflict
-        progress = engine.correct_deal(
-            games.rules_of(game),
-            game.decks,
-            games.sides_of(game),
-            games.entries_of(game),
-            number,
-            entries,
-        )
-    except DealRefused as exc:
-        return Refused(exc.refusals)
-    bump = update(Deal).where(Deal.id == deal.id)
-    if version is not None:
-        bump = bump.where(Deal.version == version)
-    if (
-        db.session.execute(bump.values(version=Deal.version + 1, updated_at=games.now())).rowcount
-        != 1
-    ):
-        db.session.rollback()
-        return ChangedMeanwhile(db.session.get(Deal, deal.id), version)
-    db.session.refresh(deal, ["version"])
-    _store(game, deal, entries, progress, sent_by)
-    return Saved(deal)
-
-
-def correction_refused(game: Game) -> Refusal | None:
-    """Why none of this game's deals may be corrected (it holds more than a game may); or None."""
-    return engine.too_long_to_change(games.rules_of(game), len(game.deals))
-
-
-def _version_refusal(version: Any, number: int) -> Refusal | None:
-    """A version that is not a whole number is no version of any deal: refused, plainly."""
-    if version is None or (isinstance(version, int) and not isinstance(version, bool)):
-        return None
-    again = f"open deal {number} again and make the correction there."
-    if version == "":
-        return Refusal(
-            None, "version", f"This correction names no version of deal {number}: {again}"
-        )
-    shown = repr(version) if len(repr(version)) <= 20 else repr(version)[:17] + "..."
-    return Refusal(
-        None, "version", f"This correction names version {shown}, which is not a version: {again}"
-    )
-
-
-def _store(
-    game: Game,
-    deal: Deal,
-    entries: Sequence[DealEntry],
-    progress: Progress,
-    sent_by: str | None = None,
-) -> None:
-    by_side = {score.side_position: score for score in deal.scores}
-    before = {position: row.total for position, row in by_side.items()}
-    after = progress.deals[deal.number - 1].scores
-    changes = [
-        (side.position, side.name, before.get(side.position, 0), score.total)
-        for side, score in zip(game.sides, after, strict=True)
-        if before.get(side.position, 0) != score.total
-    ]
-    for side, entry, score in zip(game.sides, entries, after, strict=True):
-        row = by_side.get(side.position)
-        if row is None:
-            row = DealScore(side=side, side_position=side.position, entry={}, total=0)
-            deal.scores.append(row)
-        row.entry = entry.to_dict()
-        row.total = score.total
-    figures.keep_side_figures(game, progress, games.entries_of(game))
-    game.finished_at = (game.finished_at or games.now()) if progress.finished else None
-    game.updated_at = games.now()
-    touch(game.id, corrected_news(deal.number, deal.version, sent_by, changes))
-    db.session.commit()
-    games.keep_progress(game, progress)
 
 
 # --- what a deal would score ---------------------------------------------------------------
