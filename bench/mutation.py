@@ -30,6 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ("deal", "game", "limits", "house")
+LOG = ROOT / "bench" / "out" / "mutation.log"
 TARGET = 95.0
 # mutmut's exit codes: 1 and 3 are a failing test (killed), 36 and the signals a timeout (a
 # mutant that loops is caught too), 0 a survivor, 33 and 5 a mutant no test reaches.
@@ -105,19 +106,29 @@ def _renamed(function: ast.FunctionDef, name: str) -> ast.FunctionDef:
 
 
 def _diff(module: str, original: ast.FunctionDef, mutated: ast.FunctionDef) -> str:
-    """The changed lines, placed at their line in the engine's own source."""
+    """What the mutant changed, a little either side, at its line of the engine's own source."""
     before = ast.unparse(original).splitlines()
     after = ast.unparse(_renamed(mutated, original.name)).splitlines()
     source = (ROOT / "scorekeeper" / "rules" / f"{module}.py").read_text().splitlines()
+    # mutmut names a method xǁClassǁmethod and a function x_function.
+    base = original.name.removesuffix("__mutmut_orig")
+    name = base.split("ǁ")[-1] if "ǁ" in base else base.removeprefix("x_")
+    start = next((i for i, line in enumerate(source) if f"def {name}(" in line), 0)
     out = []
-    for line in difflib.unified_diff(before, after, lineterm="", n=0):
-        if line.startswith(("---", "+++", "@@")):
-            continue
-        text = line[1:].strip()
-        where = next((i for i, s in enumerate(source, 1) if s.strip() == text), None)
-        place = f"{module}.py:{where}" if where and line[0] == "-" else f"{module}.py"
-        out.append(f"{place} {line[0]} {text}")
-    return "\n".join(out) or f"{module}.py: (no change in the function's text)"
+    old = [line for line in before if line not in after]
+    new = [line for line in after if line not in before]
+    for was, now in zip(old, new, strict=False):
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, was, now).get_opcodes():
+            if tag == "equal":
+                continue
+            near = was[max(0, i1 - 30) : i2 + 30]
+            words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*|\d+", near))
+            lines = range(start, len(source))
+            found = max(lines, key=lambda i: len(words & set(re.findall(r"\w+", source[i]))))
+            cut = f"{near.strip()}  ->  {now[max(0, j1 - 30) : j2 + 30].strip()}"
+            out.append(f"{module}.py:{found + 1}  {cut}")
+            break
+    return "\n".join(out) or f"{module}.py:{start + 1}  (a change the function's text hides)"
 
 
 def mutants_of(module: str) -> list[Mutant]:
@@ -149,12 +160,15 @@ def mutants_of(module: str) -> list[Mutant]:
 def run_mutmut(children: int, keep: bool) -> None:
     """Run mutmut over the configured modules; a fresh run unless told to keep the last."""
     if not keep:
+        # mutmut keeps every verdict it has: changed tests are only judged in a fresh folder.
         shutil.rmtree(ROOT / "mutants", ignore_errors=True)
+    LOG.parent.mkdir(parents=True, exist_ok=True)
     command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(children)]
-    # mutmut redraws a progress line many times a second: keep only its last words.
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    print(f"running {' '.join(command[1:])} (its progress in {LOG.relative_to(ROOT)})", flush=True)
+    with LOG.open("w") as log:
+        done = subprocess.run(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     if done.returncode:
-        sys.exit(f"mutmut failed ({done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr}")
+        sys.exit(f"mutmut failed ({done.returncode}); the end of {LOG}:\n{LOG.read_text()[-3000:]}")
 
 
 def percent(part: int, whole: int) -> str:
