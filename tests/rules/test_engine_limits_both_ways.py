@@ -342,6 +342,23 @@ def test_card_points_590_per_deck(decks, most):
     assert refusal.figures == ((0, "melded_points"), (1, "leftover_points"))
 
 
+def test_card_points_name_every_figure_they_count():
+    """Cards counted, points entered and cutthroat's open points: each named by the limit."""
+    over = [E(melded_cards={"joker": 2, "eight_to_king": 24}), E(leftover_points=255)]
+    (refusal,) = check_deal(ruleset("classic"), 1, teams(2), over)
+    # 2 × 50 + 24 × 10 = 340 counted, and 255 entered: 595.
+    assert refusal.message == "595 card points entered, but 1 deck holds 590."
+    assert refusal.figures == ((0, "melded_cards"), (1, "leftover_points"))
+    over = [E(melded_points=1000, leftover_cards={"ace": 1}), E(open_book_points=755)]
+    found = check_deal(ruleset("cutthroat"), 3, teams(2), over)
+    assert [(r.message, r.figures) for r in found] == [
+        (
+            "1,775 card points entered, but 3 decks hold 1,770.",
+            ((0, "melded_points"), (0, "leftover_cards"), (1, "open_book_points")),
+        )
+    ]
+
+
 def test_a_deck_is_worth_what_its_cards_are_worth():
     """Fours to sevens at 10 by house rule: a deck holds 590 + 16 × 5 = 670 card points."""
     rules = ruleset("classic", {"card_values": {"four_to_seven": 10}})
