@@ -191,7 +191,9 @@ def test_a_tap_that_read_no_next_game_and_lost_the_claim_opens_the_winners(
     winner = play_again(client, game, "Ann").headers["Location"]
     read = games.next_game_of
     # As if this request had read the finished game before the other one's claim.
-    monkeypatch.setattr(games, "next_game_of", lambda g, lock=False: None if lock else read(g))
+    monkeypatch.setattr(
+        games.again, "next_game_of", lambda g, lock=False: None if lock else read(g)
+    )
     with app.app_context():
         outcome = games.play_again(games.get_game(game.id), "Bob")
         assert not outcome.started_here

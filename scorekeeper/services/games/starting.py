@@ -1,0 +1,167 @@
+"""Starting a game: its rules, sides and players checked, who deals first; or every reason not."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any
+
+from scorekeeper import rules as engine
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Club, Game, Player, SavedRules, Side
+from scorekeeper.rules import Refusal, RulesError, RuleSet
+from scorekeeper.rules.terms import MAX_ERRORS_LISTED, MAX_NAME
+from scorekeeper.services.games.replay import seats_of
+from scorekeeper.services.names import name_problem
+
+
+class GameRefused(ValueError):
+    """A game that cannot start as asked, with every reason."""
+
+    def __init__(self, refusals: list[Refusal]) -> None:
+        super().__init__("; ".join(r.message for r in refusals))
+        self.refusals = refusals
+
+
+@dataclass(frozen=True)
+class SideSetup:
+    """A side as someone asked for it at the start of a game."""
+
+    name: str
+    players: list[str]
+
+
+def now() -> datetime:
+    """The time stamps games and deals are saved with."""
+    return datetime.now(UTC)
+
+
+def rules_for(ruleset_key: str, house_rules: Any) -> RuleSet:
+    """A preset with house rules, or GameRefused naming the preset or each rule at fault.
+
+    `house_rules` is taken as sent: the engine refuses anything but named rules and values.
+    """
+    if ruleset_key not in engine.PRESETS:
+        known = ", ".join(engine.PRESETS)
+        raise GameRefused([Refusal(None, "ruleset", f"No rule set '{ruleset_key}'; try {known}.")])
+    try:
+        return engine.ruleset(ruleset_key, house_rules or None)
+    except RulesError as exc:
+        # As many as an answer lists, the last saying how many more (not each made into one).
+        found = list(zip(exc.messages, exc.rules, strict=True))
+        shown = found if len(found) <= MAX_ERRORS_LISTED else found[: MAX_ERRORS_LISTED - 1]
+        refusals = [
+            Refusal(None, "rules", message, ((None, f"rules.{rule}" if rule else "rules"),))
+            for message, rule in shown
+        ]
+        if len(shown) < len(found):
+            more = f"{len(found) - len(shown):,} more house rules are refused too (not listed)."
+            refusals.append(Refusal(None, "rules", more, ()))
+        raise GameRefused(refusals) from exc
+
+
+def start_game(
+    ruleset_key: str,
+    sides: Sequence[SideSetup],
+    decks: int | None = None,
+    house_rules: dict[str, Any] | None = None,
+    club: Club | None = None,
+    played_on: date | None = None,
+    commit: bool = True,
+    *,
+    saved_rules: SavedRules | None = None,
+    first_dealer: int = 0,
+) -> Game:
+    """Create a game, or GameRefused saying what is wrong.
+
+    In a club game, a player whose name is a member's is that member; anyone else is a guest.
+    `saved_rules` is the club's saved rule set the game starts from: the caller passes its
+    preset and numbers, which the game keeps (held to today's ceilings, as every saved rule is
+    read); `first_dealer` is the seat of the first dealer.
+    """
+    if saved_rules is not None:
+        house_rules = engine.held_to_ceilings(house_rules)
+    rules = rules_for(ruleset_key, house_rules)
+    players = sum(max(1, len(side.players)) for side in sides)
+    if decks is None:
+        decks = rules.decks_for(players)
+    table = [engine.Side(side.name.strip(), max(1, len(side.players))) for side in sides]
+    refusals = engine.check_setup(rules, decks, table) + _check_names(sides)
+    seats = sum(side.players for side in table)
+    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int):
+        first_dealer = -1
+    if not 0 <= first_dealer < seats:
+        message = f"The first dealer is a seat from 1 to {seats}, one for each player."
+        refusals.append(Refusal(None, "first_dealer", message, ((None, "first_dealer"),)))
+    if refusals:
+        raise GameRefused(refusals)
+    members = {m.name.casefold(): m for m in club.members} if club else {}
+    game = Game(
+        ruleset=ruleset_key,
+        house_rules=dict(house_rules or {}),
+        decks=decks,
+        club=club,
+        played_on=played_on or now().date(),
+        saved_rules=saved_rules,
+        rules_name=saved_rules.name if saved_rules else None,
+        first_dealer=first_dealer,
+    )
+    for position, side in enumerate(sides):
+        names = [n.strip() for n in side.players] or [side.name.strip()]
+        players = [
+            Player(position=i, name=n, member=members.get(n.casefold()))
+            for i, n in enumerate(names)
+        ]
+        game.sides.append(Side(position=position, name=side.name.strip(), players=players))
+    db.session.add(game)
+    if commit:
+        db.session.commit()
+    return game
+
+
+def _check_names(sides: Sequence[SideSetup]) -> list[Refusal]:
+    """Every side's and player's name printable, visible and short; nobody on two sides."""
+    refusals = []
+    seen: set[str] = set()
+    for index, side in enumerate(sides):
+        problem = name_problem(side.name, f"Side {index + 1} name")
+        if problem:
+            refusals.append(Refusal(index, "name", problem))
+        # Messages quote the side's name only once it is known to be fit to show.
+        who = f"Side {index + 1}" if problem else side.name
+        # A side given without players plays as its name.
+        for name in side.players or [side.name]:
+            problem = name_problem(name, f"A player's name on side {index + 1}")
+            if problem:
+                if side.players:  # a side without players was refused for its name above
+                    refusals.append(Refusal(index, "players", problem))
+                break
+            if not name.strip() or len(name.strip()) > MAX_NAME:
+                refusals.append(
+                    Refusal(index, "players", f"{who}: each player needs a short name.")
+                )
+                break
+            if name.strip().casefold() in seen:
+                refusals.append(
+                    Refusal(index, "players", f"{name.strip()} cannot play on two sides.")
+                )
+            seen.add(name.strip().casefold())
+    return refusals
+
+
+def choose_first_dealer(game: Game, seat: int) -> None:
+    """Set who deals deal 1, or GameRefused: only before it is saved, and a seat at the table."""
+    seats = seats_of(game)
+    refusals = []
+    if game.deals:
+        message = "The first dealer is chosen before the first deal; deal 1 is already saved."
+        refusals.append(Refusal(None, "first_dealer", message, ((None, "first_dealer"),)))
+    elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats):
+        message = f"The first dealer is a seat from 1 to {len(seats)}, one for each player."
+        refusals.append(Refusal(None, "first_dealer", message, ((None, "first_dealer"),)))
+    if refusals:
+        raise GameRefused(refusals)
+    game.first_dealer = seat
+    game.live_version = Game.live_version + 1  # the table's phones show who deals now
+    db.session.commit()
