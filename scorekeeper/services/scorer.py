@@ -6,7 +6,7 @@ from typing import Any
 
 from scorekeeper.plumbing.models import Game
 from scorekeeper.rules.stated import stated
-from scorekeeper.services import games
+from scorekeeper.services.game_view import game_view
 
 
 def scorer_state(game: Game) -> dict[str, Any]:
@@ -14,19 +14,20 @@ def scorer_state(game: Game) -> dict[str, Any]:
 
     The phone replays the saved deals and any waiting on it with the engine's functions, so its
     running totals, opening minimums and winner are the server's own until the server says
-    otherwise (docs/LIVE.md, *Where each figure is computed*).
+    otherwise (docs/LIVE.md, *Where each figure is computed*). The server replays nothing here.
     """
+    view = game_view(game)
     return {
-        **stated(games.rules_of(game)),
+        **stated(view.rules),
         "game": {
             "sides": [
-                {"name": side.name, "players": max(1, len(side.players))} for side in game.sides
+                {"name": side.name, "players": max(1, len(side.players))} for side in view.sides
             ],
-            "decks": game.decks,
+            "decks": view.decks,
             # Who sits where (partners apart), and who dealt first: the deal passes to the left.
-            "table": [seat.player for seat in games.seats_of(game)],
-            "first_dealer": game.first_dealer,
+            "table": [seat.player for seat in view.seats],
+            "first_dealer": view.first_dealer,
             # Every saved deal's entries as entered, in deal and side order.
-            "deals": [[score.entry for score in deal.scores] for deal in game.deals],
+            "deals": view.entries,
         },
     }

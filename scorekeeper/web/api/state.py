@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from itertools import islice
 from typing import Any
 
 from flask import request, url_for
 
-from scorekeeper import rules as engine
 from scorekeeper.plumbing.models import Game
 from scorekeeper.rules import Progress
-from scorekeeper.rules.game import deal_limit_reached
 from scorekeeper.rules.terms import DEALS_PER_PAGE
-from scorekeeper.services import deals, games, links, side_lines
+from scorekeeper.services import deals, game_view, links, side_lines
 from scorekeeper.web.api.figures import Unfit
 from scorekeeper.web.api.refusals import stop
 from scorekeeper.web.api.shapes import GAME_QUERY
@@ -26,22 +23,17 @@ def deals_from() -> int:
         stop(exc.refusals)
 
 
-def _dealer(game: Game, seats: list[engine.Seat], number: int) -> dict[str, Any]:
+def _dealer(dealer: game_view.Dealer) -> dict[str, Any]:
     """Who deals a deal: the seat's number (from 0), its side and its player."""
-    seat = engine.dealer_seat(seats, game.first_dealer, number)
-    return {"seat": seat, "side": seats[seat].side, "player": seats[seat].player}
+    return {"seat": dealer.seat, "side": dealer.side, "player": dealer.player}
 
 
-def game_state(game: Game, progress: Progress | None = None, deals_from: int = 1) -> dict[str, Any]:
+def game_state(game: Game, deals_from: int = 1) -> dict[str, Any]:
     """The game as the JSON API shows it: its totals, and DEALS_PER_PAGE deals from `deals_from`."""
-    progress = progress or games.progress_of(game)
-    rules = games.rules_of(game)
-    full = deal_limit_reached(rules, progress) is not None
-    total = len(game.deals)
+    view = game_view.game_view(game)
+    total = len(view.entries)
     last = deals_from - 1 + DEALS_PER_PAGE
-    shown = islice(zip(game.deals, progress.deals, strict=True), deals_from - 1, last)
     following = url_for(".game", game_id=game.id, deals_from=last + 1) if last < total else None
-    seats = games.seats_of(game)
     return {
         "id": game.id,
         "url": links.path_of(game),
@@ -56,39 +48,37 @@ def game_state(game: Game, progress: Progress | None = None, deals_from: int = 1
         ),
         "rules_name": game.rules_name,
         # The rules in force: the preset with the house rules applied.
-        "rules": rules.to_dict(),
-        "decks": game.decks,
-        "finished": progress.finished,
-        "winners": [game.sides[i].name for i in progress.winners],
+        "rules": view.rules.to_dict(),
+        "decks": view.decks,
+        "finished": view.finished,
+        "winners": [side.name for side in view.winners],
         # None when no deal can be entered: the game is over, or holds its most deals.
-        "next_deal": None if progress.finished or full else progress.next_deal,
-        "deal_limit": rules.deal_limit,
-        "deal_limit_reached": full,
+        "next_deal": view.next_deal,
+        "deal_limit": view.rules.deal_limit,
+        "deal_limit_reached": view.deal_limit_reached,
         # Who sits where (partners apart) and who deals: the deal passes to the left.
-        "first_dealer": game.first_dealer,
-        "seats": [{"side": seat.side, "player": seat.player} for seat in seats],
-        "next_dealer": (
-            None if progress.finished or full else _dealer(game, seats, progress.next_deal)
-        ),
+        "first_dealer": view.first_dealer,
+        "seats": [{"side": seat.side, "player": seat.player} for seat in view.seats],
+        "next_dealer": None if view.next_dealer is None else _dealer(view.next_dealer),
         "sides": [
             {
                 "name": side.name,
-                "players": [p.name for p in side.players],
+                "players": side.players,
                 "total": total,
                 "next_opening_minimum": minimum,
                 # v1's first name for it: in sides, the minimum for the next deal.
                 "opening_minimum": minimum,
             }
             for side, total, minimum in zip(
-                game.sides, progress.totals, progress.minimums, strict=True
+                view.sides, view.totals, view.next_minimums, strict=True
             )
         ],
         "deals": [
             {
                 "number": deal.number,
                 "version": deal.version,
-                "dealer": _dealer(game, seats, deal.number),
-                "warnings": result.warnings,
+                "dealer": _dealer(deal.dealer),
+                "warnings": deal.warnings,
                 "scores": [
                     {
                         "side": side.name,
@@ -98,33 +88,33 @@ def game_state(game: Game, progress: Progress | None = None, deals_from: int = 1
                         # v1's first name for it: in a deal, the minimum that applied.
                         "opening_minimum": minimum,
                         "breakdown": score.breakdown(),
-                        "entry": row.entry,
+                        "entry": entry,
                     }
-                    for side, score, running, minimum, row in zip(
-                        game.sides,
-                        result.scores,
-                        result.totals,
-                        result.minimums,
+                    for side, score, running, minimum, entry in zip(
+                        view.sides,
                         deal.scores,
+                        deal.totals,
+                        deal.minimums,
+                        deal.entries,
                         strict=True,
                     )
                 ],
             }
-            for deal, result in shown
+            for deal in view.deals(deals_from, last)
         ],
         "deals_total": total,
         "deals_from": deals_from,
         "next": following,
         # Each side's own line of the next deal, as sent so far (none once no deal can be added).
-        "parts": lines_in(game, progress, full),
+        "parts": [line.as_json() for line in view.lines],
         # The table's next game (Play again): whoever reads this game holds its link already.
         "next_game": (
             {
-                "id": game.next_game.id,
-                "url": links.path_of(game.next_game),
-                "started_by": game.next_started_by or "Someone",
+                "id": view.next_game.id,
+                "url": view.next_game.path,
+                "started_by": view.next_game.started_by,
             }
-            if game.next_game is not None
+            if view.next_game is not None
             else None
         ),
     }
