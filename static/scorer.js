@@ -476,7 +476,7 @@
   function limitReached(stated, progress) {
     var most = stated.rules.deal_limit;
     if (progress.deals.length < most) { return null; }
-    return refusal(null, "deal", "This game has reached its limit of " + comma(most) + " deals: no more " +
+    return refusal(null, "deal", "This game has reached its limit of " + comma(most) + (most === 1 ? " deal" : " deals") + ": no more " +
       "deals can be entered. It has not ended by its rules, so it has no winner; start a new game to play on.");
   }
 

@@ -204,7 +204,8 @@ def deal_limit_reached(rules: RuleSet, progress: Progress) -> Refusal | None:
     return Refusal(
         None,
         "deal",
-        f"This game has reached its limit of {rules.deal_limit:,} deals: no more deals can be "
+        f"This game has reached its limit of {rules.deal_limit:,} "
+        f"deal{'' if rules.deal_limit == 1 else 's'}: no more deals can be "
         "entered. It has not ended by its rules, so it has no winner; start a new game to play "
         "on.",
     )
