@@ -92,3 +92,35 @@ def test_every_module_lives_in_a_room():
     """The package's top level holds the factory, the commands and the rooms, nothing else."""
     top = sorted(p.name for p in PACKAGE.glob("*.py"))
     assert top == ["__init__.py", "cli.py", "factory.py"]
+
+
+# What every blueprint may share: the visitor's access, forms, error pages, charts, a game's
+# link as shared, the answer to too many creations. Everything else in web/ is one blueprint.
+SHARED_WEB = {
+    "__init__",
+    "access",
+    "forms",
+    "errors",
+    "charts",
+    "svg_charts",
+    "sharing",
+    "creating",
+}
+
+
+def blueprint_of(module: str) -> str | None:
+    """`scorekeeper.web.games.entering` -> "games"; None for what the blueprints share."""
+    parts = module.split(".")
+    if parts[:2] != ["scorekeeper", "web"] or len(parts) < 3 or parts[2] in SHARED_WEB:
+        return None
+    return parts[2]
+
+
+@pytest.mark.parametrize("path", files_of("web"), ids=lambda p: str(p.relative_to(PACKAGE / "web")))
+def test_a_blueprint_imports_no_other_blueprint(path):
+    """A view takes what it shares with another blueprint from web/'s shared modules, never
+    from the other's views; and the shared modules import no blueprint at all."""
+    module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    own = blueprint_of(module)
+    others = {blueprint_of(m) for m in imports_of(path)} - {None, own}
+    assert others == set()

@@ -5,7 +5,7 @@
 - The deal number a form or line was opened for: `deals.stale_number`; a side's last line is
   saved under the one lock its line took (`deals.save_next_deal`).
 - The key a page makes for itself: `deals.FORM_KEY` and `deals.form_key`.
-- A sender's name, cleaned and defaulted: `names.phone_name`, `web.games.sender_name`.
+- A sender's name, cleaned and defaulted: `names.phone_name`, `web.forms.sender_name`.
 - A club's web address: `rules.terms.MIN_SLUG`/`MAX_SLUG`, `services.clubs.SLUG`.
 - The forms that come back filled in after their token expired: each view marked
   `web.errors.refilled_when_expired`.

@@ -148,3 +148,7 @@ CONTROL_MESSAGE = "Names cannot hold control characters (tabs, line breaks, NUL)
 def has_control(text: str) -> bool:
     """Whether a name holds characters no one types: NUL, tabs, line breaks and the like."""
     return any(ord(c) < 32 or 127 <= ord(c) < 160 for c in text)
+
+
+# The table sizes a rule card (and a club's saved rule set) describes, each with its hands.
+PLAYER_COUNTS = range(2, 9)

@@ -7,11 +7,12 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from flask_login import current_user
 from flask_wtf import FlaskForm
 from wtforms import Field, HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import Length, ValidationError
 
-from scorekeeper.rules import RulesError, RuleSet, knobs, overrides_from
+from scorekeeper.rules import Refusal, RulesError, RuleSet, knobs, overrides_from
 from scorekeeper.rules.terms import (
     BONUS_COUNT_LABELS,
     BOOK_LABELS,
@@ -23,7 +24,7 @@ from scorekeeper.rules.terms import (
     MELDED_BLACK_THREES,
     MELDED_BLACK_THREES_LABEL,
 )
-from scorekeeper.services.names import name_problem
+from scorekeeper.services.names import SOMEONE, name_problem, phone_name
 
 WHOLE = re.compile(r"[0-9]+")
 MAX_SIDES_ON_FORM = 6
@@ -284,3 +285,37 @@ def rules_from_args(preset: RuleSet, args: Any) -> RuleSet | None:
         return preset.with_house_rules(overrides)
     except RulesError:
         return None
+
+
+class ActionForm(FlaskForm):
+    """A button that changes something: CSRF and nothing else (every blueprint's)."""
+
+
+def place(form: DealForm, refusals: Sequence[Refusal]) -> list[str]:
+    """Put each refusal beside its field; return those that belong to the whole deal."""
+    general = []
+    for refusal in refusals:
+        # Beside every figure it is about: a limit over the whole deal shows at each figure that
+        # counted toward it (the list at the top names it once).
+        fields = [
+            form.went_out if name == "went_out" else form._fields.get(field_name(side, name))
+            for side, name in refusal.figures
+            if side is not None
+        ]
+        fields = [f for f in fields if f is not None]
+        if not fields:
+            general.append(refusal.message)
+        for field in fields:
+            if refusal.message not in field.errors:
+                field.errors.append(refusal.message)
+    return general
+
+
+def default_sender() -> str:
+    """The name a phone goes by when it gives none: its signed-in organiser's, else Someone."""
+    return current_user.username if current_user.is_authenticated else SOMEONE
+
+
+def sender_name(sent: str | None) -> str:
+    """The name the phone sending this request goes by (`names.phone_name`, `default_sender`)."""
+    return phone_name(sent, default_sender())

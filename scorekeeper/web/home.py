@@ -7,7 +7,7 @@ from flask import Blueprint, flash, redirect, render_template, url_for
 from scorekeeper.plumbing.security import never_keep
 from scorekeeper.services import games
 from scorekeeper.web.access import forget_my_games, known_clubs, my_games, organiser
-from scorekeeper.web.clubs.forms import ActionForm
+from scorekeeper.web.forms import ActionForm
 
 bp = Blueprint("home", __name__)
 # The finished games the home page shows; the rest stay a link away on the phone that has it.

@@ -11,51 +11,23 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
-from dataclasses import dataclass
 
 import segno
-from flask import Blueprint, Response, current_app, request, url_for
+from flask import Blueprint, Response, request
 
-from scorekeeper.plumbing.models import Game
 from scorekeeper.plumbing.security import DATA_CONTENT_SECURITY_POLICY
 from scorekeeper.services import links
 from scorekeeper.web.access import Level, game_or_404, require_game
+from scorekeeper.web.sharing import LABEL, base_url
 
 bp = Blueprint("invite", __name__)
 
-LABEL = "QR code of this game's private link"
-# The <img>'s width and height: the code's shape, so that its place is kept while it loads and
-# nothing moves (app.css widens it to the column, up to 15rem).
-SIZE = 240
 # The picture shows a private link: kept by this phone's browser alone (never a shared cache),
 # a few minutes, then asked again with its tag. A game's link changes only with its secret, and
 # then so does the picture's address.
 MAX_AGE = 600
 # Modules of light around the code, as the QR standard asks: a camera finds it on any page.
 QUIET_ZONE = 4
-
-
-@dataclass(frozen=True)
-class Invitation:
-    """What the scoreboard shows under "Invite the table"."""
-
-    link: str
-    qr_url: str
-    qr_size: int = SIZE
-    qr_label: str = LABEL
-
-
-def base_url() -> str:
-    """The address phones reach this server at: PUBLIC_URL if the operator set it, else the
-    address this request came to."""
-    return current_app.config.get("PUBLIC_URL") or request.host_url
-
-
-def invitation(game: Game) -> Invitation:
-    """The game's link and the address of its QR code."""
-    return Invitation(
-        links.link_of(game, base_url()), url_for("invite.qr_code", secret=game.secret)
-    )
 
 
 @bp.get("/t/<secret>/invite.svg")

@@ -10,8 +10,15 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from scorekeeper.plumbing.models import Game
 from scorekeeper.services import access, deals, games, side_lines
 from scorekeeper.web.access import game_or_404, refuse, remember_side, require_game, table_level
-from scorekeeper.web.forms import DealForm, deal_form, entries_data, field_name, fill
-from scorekeeper.web.games import place, sender_name
+from scorekeeper.web.forms import (
+    DealForm,
+    deal_form,
+    entries_data,
+    field_name,
+    fill,
+    place,
+    sender_name,
+)
 
 bp = Blueprint("lines", __name__)
 NUMBER = re.compile(r"[1-9][0-9]{0,8}")

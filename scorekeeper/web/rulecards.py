@@ -5,11 +5,11 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template
 
 from scorekeeper import rules as engine
+from scorekeeper.rules.terms import PLAYER_COUNTS
 from scorekeeper.services import games
 from scorekeeper.web.access import Level, game_or_404, require_game
 
 bp = Blueprint("rulecards", __name__)
-PLAYER_COUNTS = range(2, 9)
 
 
 @bp.get("/rules")

@@ -29,7 +29,7 @@ from scorekeeper.web.api.refusals import refused
 from scorekeeper.web.api.shapes import GAME_BODY, GAME_SETUP, SIDE, ref
 from scorekeeper.web.api.state import deals_from, game_state
 from scorekeeper.web.creating import too_many
-from scorekeeper.web.invite import base_url
+from scorekeeper.web.sharing import base_url
 
 STARTED = answer(
     ref("NewGame"),

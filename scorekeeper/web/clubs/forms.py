@@ -66,10 +66,6 @@ class ImportForm(FlaskForm):
     file = FileField("Deals CSV file", validators=[FileRequired("Choose the CSV file.")])
 
 
-class ActionForm(FlaskForm):
-    """A button that changes something: CSRF and nothing else."""
-
-
 class StandingsFilter(FlaskForm):
     """Which games count (a GET form: no CSRF)."""
 

@@ -12,8 +12,9 @@ from scorekeeper.web import svg_charts
 from scorekeeper.web.access import Level, require
 from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.clubs.filters import filters
-from scorekeeper.web.clubs.forms import ActionForm, MergeForm, NameForm
+from scorekeeper.web.clubs.forms import MergeForm, NameForm
 from scorekeeper.web.errors import refilled_when_expired
+from scorekeeper.web.forms import ActionForm
 
 CHANGES = ("archive", "restore", "merge", "delete")
 

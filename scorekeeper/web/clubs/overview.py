@@ -16,9 +16,10 @@ from scorekeeper.web.access import (
 )
 from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.clubs.filters import filters
-from scorekeeper.web.clubs.forms import ActionForm, ClubForm
+from scorekeeper.web.clubs.forms import ClubForm
 from scorekeeper.web.creating import too_many
 from scorekeeper.web.errors import refilled_when_expired
+from scorekeeper.web.forms import ActionForm
 
 
 @bp.get("")

@@ -7,19 +7,18 @@ from flask import abort, flash, redirect, render_template, request, url_for
 
 from scorekeeper import rules as engine
 from scorekeeper.plumbing.models import Club, SavedRules
+from scorekeeper.rules.terms import PLAYER_COUNTS
 from scorekeeper.services import clubs, games
 from scorekeeper.web.access import Level
 from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.clubs.filters import SMALL_NUMBER
 from scorekeeper.web.clubs.forms import (
-    ActionForm,
     DefaultRulesForm,
     SavedRulesForm,
     saved_rules_form,
 )
 from scorekeeper.web.errors import refilled_when_expired
-from scorekeeper.web.forms import house_rules_of, knob_field
-from scorekeeper.web.rulecards import PLAYER_COUNTS
+from scorekeeper.web.forms import ActionForm, house_rules_of, knob_field
 
 
 def saved_or_404(club: Club, rules_id: int) -> SavedRules:

@@ -9,8 +9,9 @@ from scorekeeper.plumbing.models import Club
 from scorekeeper.services import clubs
 from scorekeeper.web.access import Level, remember_table
 from scorekeeper.web.clubs import bp, club_or_404
-from scorekeeper.web.clubs.forms import ActionForm, NameForm, SettingsForm
+from scorekeeper.web.clubs.forms import NameForm, SettingsForm
 from scorekeeper.web.errors import refilled_when_expired
+from scorekeeper.web.forms import ActionForm
 
 
 @bp.route("/<slug>/settings", methods=["GET", "POST"])

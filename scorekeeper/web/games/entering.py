@@ -9,12 +9,20 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 
 from scorekeeper.plumbing.models import Deal, Game
-from scorekeeper.rules import DealRefused, Refusal
+from scorekeeper.rules import DealRefused
 from scorekeeper.services import access, deals, games, side_lines
 from scorekeeper.web.access import Level, game_or_404, my_side, refuse, require_game, table_level
 from scorekeeper.web.errors import refilled_when_expired
-from scorekeeper.web.forms import DealForm, deal_form, entries_data, field_name, fill
-from scorekeeper.web.games import DIGITS, VERSION, bp, sender_name
+from scorekeeper.web.forms import (
+    DealForm,
+    deal_form,
+    entries_data,
+    field_name,
+    fill,
+    place,
+    sender_name,
+)
+from scorekeeper.web.games import DIGITS, VERSION, bp
 from scorekeeper.web.games.scoreboard import deal_url
 
 
@@ -249,26 +257,6 @@ def _form(game: Game) -> DealForm:
 def _scores(form: DealForm, game: Game) -> list[dict[str, Any]]:
     """The form's figures as one entry per side, as the API takes them."""
     return entries_data(form, games.rules_of(game), len(game.sides))
-
-
-def place(form: DealForm, refusals: Sequence[Refusal]) -> list[str]:
-    """Put each refusal beside its field; return those that belong to the whole deal."""
-    general = []
-    for refusal in refusals:
-        # Beside every figure it is about: a limit over the whole deal shows at each figure that
-        # counted toward it (the list at the top names it once).
-        fields = [
-            form.went_out if name == "went_out" else form._fields.get(field_name(side, name))
-            for side, name in refusal.figures
-            if side is not None
-        ]
-        fields = [f for f in fields if f is not None]
-        if not fields:
-            general.append(refusal.message)
-        for field in fields:
-            if refusal.message not in field.errors:
-                field.errors.append(refusal.message)
-    return general
 
 
 def _deal_page(

@@ -22,11 +22,10 @@ from scorekeeper.web.access import (
     require_game,
 )
 from scorekeeper.web.charts import running_totals_chart
-from scorekeeper.web.clubs.forms import ActionForm
 from scorekeeper.web.creating import too_many
-from scorekeeper.web.forms import FirstDealerForm, rules_args
-from scorekeeper.web.games import DIGITS, VERSION, bp, sender_name
-from scorekeeper.web.invite import invitation
+from scorekeeper.web.forms import ActionForm, FirstDealerForm, rules_args, sender_name
+from scorekeeper.web.games import DIGITS, VERSION, bp
+from scorekeeper.web.sharing import invitation
 
 
 @bp.get("/t/<secret>")
