@@ -55,17 +55,6 @@ def test_a_deal_past_the_limit_is_refused_naming_it():
     assert refusal == deal_limit_reached(rules, three)
 
 
-def test_a_game_held_to_one_deal_says_one_deal():
-    """Held to 1: the second deal is refused, the limit in the singular."""
-    rules = ruleset("ten-thousand", {"deal_limit": 1})
-    one = play(rules, 3, teams(2), [BLANK])
-    with pytest.raises(DealLimitReached) as refused:
-        extend(rules, 3, teams(2), one, BLANK)
-    assert refused.value.refusals[0].message.startswith(
-        "This game has reached its limit of 1 deal: no more deals can be entered."
-    )
-
-
 def test_a_game_past_a_lowered_limit_says_it_holds_more():
     """Four deals saved before the limit fell to 3: refused, saying it holds 4, more than 3."""
     rules = ruleset("ten-thousand", HELD_TO_3)
