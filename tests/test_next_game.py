@@ -72,6 +72,18 @@ def test_the_finished_scoreboard_shows_the_next_game_instead_of_play_again(clien
     assert f'href="{new_link}"' in page
 
 
+def test_a_next_game_kept_without_its_starter_reads_as_someone_on_every_answer(app, client):
+    """The column is nullable: the scoreboard says what the API says (the read model's
+    names.SOMEONE), never "None started the next game"."""
+    game = finished(client)
+    play_again(client, game, "Ann")
+    with app.app_context():
+        first = db.session.execute(select(Game).order_by(Game.id)).scalars().first()
+        first.next_started_by = None
+        db.session.commit()
+    assert "Someone started the next game: Open it" in text(client.get(game.link))
+
+
 def test_the_live_answer_names_the_next_game_at_once(client):
     """The finished game's live version moves: a phone holding the last ETag is told."""
     game = finished(client)

@@ -100,6 +100,7 @@ def _scoreboard_page(game: Game, level: Level, problems: Sequence[str] = (), sta
         earlier=_deals_page_url(game, earlier),
         later=_deals_page_url(game, later),
         frozen=view.frozen,
+        next_game=view.next_game,
     ), status
 
 
