@@ -124,8 +124,8 @@ def test_an_empty_game_has_no_winner():
 
 
 def test_the_first_deal_needs_the_minimum_of_a_zero_total():
-    """By total, a house schedule stepping up at 5 points: the first deal needs the 0 step."""
-    rules = ruleset("ten-thousand", {"opening_minimums": [[0, 50], [5, 90]]})
+    """By total, a house schedule of 90 from any points at all: the first deal needs 50."""
+    rules = ruleset("ten-thousand", {"opening_minimums": [[0, 50], [1, 90]]})
     progress = play(rules, 3, teams(2), [])
     assert progress.minimums == [50, 50]
     one = play(rules, 3, teams(2), [[E(melded_points=5), NOTHING]])

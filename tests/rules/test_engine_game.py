@@ -135,6 +135,11 @@ def test_four_deal_tie_shares_the_win():
     progress = play(ruleset("club"), 5, teams(2), deals)
     assert progress.finished
     assert progress.winners == [0, 1]
+    with pytest.raises(GameOver) as refused:
+        extend(ruleset("club"), 5, teams(2), progress, [NOTHING, NOTHING])
+    assert refused.value.refusals[0].message == (
+        "The game is over: A and B won after deal 4. No deal can be added."
+    )
 
 
 def test_four_deal_tie_at_the_top_of_three():

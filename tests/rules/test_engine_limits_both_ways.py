@@ -4,6 +4,8 @@ A limit tested one way only lets `<` become `<=` unseen. Each case here enters t
 figure the limit allows, then one more, and the refusal names the figure that is too many.
 """
 
+import dataclasses
+
 import pytest
 
 from scorekeeper.rules import (
@@ -183,6 +185,14 @@ def test_a_side_of_no_players_still_takes_a_hand():
     found = check_setup(ruleset("classic"), 1, [Side("Ann"), Side("Bob", 0), Side("Cy", 0)])
     assert [(r.side, r.field) for r in found] == [(None, "decks"), (1, "players"), (2, "players")]
     assert found[0].message.startswith("3 players' hands and feet take 78 cards")
+
+
+def test_a_rule_set_of_ones_own_is_measured_against_itself():
+    """A rule set made by hand (no preset's key): too big a hand names only the decks."""
+    rules = dataclasses.replace(ruleset("classic"), key="kitchen", name="Kitchen", hand_size=14)
+    (refusal,) = check_setup(rules, 1, [Side("Ann"), Side("Bob")])
+    assert refusal.message.startswith("2 players' hands and feet take 54 cards (14 + 13 each)")
+    assert refusal.figures == ((None, "decks"),)
 
 
 def test_preset_hands_name_only_the_decks():

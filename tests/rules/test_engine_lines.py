@@ -105,6 +105,7 @@ def test_two_sides_going_out_involve_both_and_no_other():
     out = DealEntry(books={"clean": 3, "dirty": 1, "wild": 1}, went_out=True)
     [refusal] = check_lines(rules, 4, sides, {0: out, 2: out})
     assert refusal.message == "Only one side can go out; A and C both did."
+    assert refusal.figures == ((0, "went_out"), (2, "went_out"))
     assert sides_involved(refusal, 3) == {0, 2}
 
 

@@ -261,7 +261,9 @@ def test_one_entry_per_side():
     """Two sides but one entry: refused before anything else."""
     found = check_deal(ruleset("classic"), 5, teams(2), [NOTHING])
     assert [(r.side, r.field) for r in found] == [(None, "scores")]
-    assert "2 sides" in found[0].message
+    assert found[0].message == "Enter one score for each of the 2 sides."
+    # About the scores as a whole, not one side's figure.
+    assert found[0].figures == ((None, "scores"),)
 
 
 # --- what the decks hold, over all sides together -----------------------------------------
