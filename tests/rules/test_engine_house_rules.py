@@ -9,7 +9,6 @@ from scorekeeper.rules import (
     Side,
     check_deal,
     check_setup,
-    knobs,
     overrides_from,
     play,
     ruleset,
@@ -280,7 +279,7 @@ def test_too_few_sides():
     """One side is not a game."""
     found = check_setup(ruleset("classic"), 3, [Side("Solo")])
     assert [(r.side, r.field) for r in found] == [(None, "sides")]
-    assert "at least 2 sides" in found[0].message
+    assert found[0].message == "The Classic partnership rules need at least 2 sides."
 
 
 def test_cutthroat_needs_exactly_two_sides():
@@ -303,6 +302,7 @@ def test_decks_must_be_1_to_20(decks):
     """0 decks (or any non-whole or absurd figure) is refused."""
     found = check_setup(ruleset("classic"), decks, teams(2))
     assert [(r.side, r.field) for r in found] == [(None, "decks")]
+    assert found[0].message == "Decks must be a whole number from 1 to 20."
 
 
 def test_duplicate_names_refused():
@@ -328,16 +328,6 @@ def test_side_refusals(side, field):
 
 
 # --- house rules as a flat list of numbers (knobs) -------------------------------------------
-
-
-def test_knobs_list_the_preset_numbers():
-    """Classic's knobs carry its published numbers under their paths."""
-    values = {k.path: k.value for k in knobs(ruleset("classic"))}
-    assert values["book_bonuses.wild"] == 1500
-    assert values["red_three_caught"] == 100
-    assert [values[f"opening_minimums.{i}"] for i in range(4)] == [50, 90, 120, 150]
-    assert values["end_after_deals"] == 4
-    assert "red_three_down" not in {k.path for k in knobs(ruleset("family"))}
 
 
 def test_overrides_from_knobs_take_effect():

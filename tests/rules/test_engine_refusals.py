@@ -285,8 +285,9 @@ def test_red_threes_within_two_per_deck(decks, down, caught, refused):
     if refused:
         refusal = only(found)
         assert (refusal.side, refusal.field) == (None, "red_threes")
-        assert f"{down + caught} red threes entered" in refusal.message
-        assert f"{'holds' if decks == 1 else 'hold'} {2 * decks}" in refusal.message
+        held = "1 deck holds" if decks == 1 else f"{decks} decks hold"
+        assert refusal.message == f"{down + caught} red threes entered, but {held} {2 * decks}."
+        assert refusal.figures == ((0, "red_threes_down"), (1, "red_threes_caught"))
     else:
         assert found == []
 
@@ -408,6 +409,20 @@ PER_DECK = {
 }
 
 
+# What each category is called, and why a book's cards may be among it.
+CATEGORY_WORDS = {
+    "joker": ("jokers", ""),
+    "two": ("twos", ""),
+    "ace": ("aces", ""),
+    "eight_to_king": ("eights to kings", ""),
+    "four_to_seven": ("fours to sevens", " (7 sevens in each book of sevens, among those melded)"),
+    "black_three": (
+        "black threes",
+        " (at least 7 in each book of black threes, among those melded)",
+    ),
+}
+
+
 @pytest.mark.parametrize("category", sorted(PER_DECK))
 @pytest.mark.parametrize("decks", [1, 3])
 def test_card_counts_within_each_category(category, decks):
@@ -424,7 +439,10 @@ def test_card_counts_within_each_category(category, decks):
     found = [r for r in refusals_of(rules_key, decks, over) if r.field.startswith("cards.")]
     refusal = only(found)
     assert (refusal.side, refusal.field) == (None, f"cards.{category}")
-    assert f"{most + 1}" in refusal.message
+    label, why = CATEGORY_WORDS[category]
+    held = "1 deck holds" if decks == 1 else f"{decks} decks hold"
+    assert refusal.message == f"{most + 1} {label} entered, but {held} {most}{why}."
+    assert refusal.figures == ((0, f"{where}.{category}"), (1, f"leftover_cards.{category}"))
 
 
 def test_black_threes_book_uses_seven_black_threes():
