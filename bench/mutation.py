@@ -1,7 +1,7 @@
 """Mutation testing of the rules engine: how many of mutmut's mutants tests/rules kill.
 
     .venv/bin/pip install -e '.[mutation]'     # once: mutmut (this script installs nothing)
-    .venv/bin/python bench/mutation.py [--keep] [--children 2] [--survivors]
+    .venv/bin/python bench/mutation.py [--survivors] [--keep] [--no-run] [--children 2]
 
 Runs mutmut (configured in pyproject.toml's [tool.mutmut]: deal.py, game.py, limits.py and
 house.py of scorekeeper/rules, against tests/rules alone) from a fresh `mutants/` folder, then
