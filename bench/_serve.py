@@ -73,7 +73,8 @@ def call(
 
 
 # The games one address may start in an hour, as the benchmarks' servers are set: they start
-# games far faster than any club night (scorekeeper/creations.py), and measure something else.
+# games far faster than any club night (scorekeeper/services/creations.py), and measure something
+# else.
 BENCH_GAMES_PER_HOUR = 1_000_000
 
 

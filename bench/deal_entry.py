@@ -3,7 +3,8 @@
 A deal is entered as a phone does it: POST the deal form at the game's private link
 (`/t/<secret>/deals/new`: CSRF token, idempotency key, every figure), follow the 302 to the
 scoreboard (`/t/<secret>`) with the session cookie, accepting gzip. Each of those requests
-first opens the link (one query, `scorekeeper/links.py`), as every game request does. A bare
+first opens the link (one query, `scorekeeper/services/links.py`), as every game request does. A
+bare
 route is the same shape with nothing in it: a POST that answers 302 and the GET it points to,
 each returning a line of text. Two bare routes are timed:
 

@@ -5,7 +5,7 @@ built on the decided stack (Flask, SQLAlchemy, Flask-WTF's CSRF, Jinja, gunicorn
 adds to the app a deal route that keeps only what a deal cannot do without, and drops the rest:
 
 - the game is found by its private link as every game route finds it (`/floor/t/<secret>`:
-  the one query of `scorekeeper/links.py`, before the view);
+  the one query of `scorekeeper/services/links.py`, before the view);
 - the CSRF check (the app's, on every POST) and the idempotency-key lookup stay; WTForms does
   not (the figures are read straight from the form);
 - the game is read with three plain Core SELECTs, not the ORM; the new deal and its scores go

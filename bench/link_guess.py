@@ -1,6 +1,7 @@
 """Private links: can timing tell a wrong key for an existing game from a game that does not exist?
 
-Every game request first asks one query (`scorekeeper/links.py`, `open_link`) that counts the
+Every game request first asks one query (`scorekeeper/services/links.py`, `open_link`) that counts
+the
 asking address's recent misses and finds the game by its secret. A wrong secret for a real
 game and a secret for no game at all should then cost the same. This script serves the app as
 the other benches do (gunicorn `-w 1`, sync, on a fresh SQLite file or on DATABASE_URL /

@@ -370,7 +370,7 @@ def main() -> int:
         if args.database_url:
             server.env["DATABASE_URL"] = args.database_url
         # The writers start a game every few deals, far more than one address may in an hour
-        # (scorekeeper/creations.py): this measures the load, not that allowance.
+        # (scorekeeper/services/creations.py): this measures the load, not that allowance.
         server.env["SCOREKEEPER_GAMES_PER_HOUR"] = str(BENCH_GAMES_PER_HOUR)
         db = database_name(args.database_url)
         print(f"setting up: {db}, gunicorn -w {args.workers} ...", flush=True)

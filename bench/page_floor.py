@@ -44,7 +44,8 @@ MEDIA = ("light", "dark", "print")
 
 
 def gz(text: str) -> int:
-    """Bytes of `text` gzipped at level 9, as scorekeeper/compress.py sends the app's files."""
+    """Bytes of `text` gzipped at level 9, as scorekeeper/plumbing/compress.py sends the app's
+    files."""
     return len(gzip.compress(text.encode(), 9))
 
 

@@ -2,7 +2,7 @@
 
 Before issue 26, one `POST /api/v1/games` with a side of 1,150,000 players (5.75 MB) cost a
 worker 30-42 s and 1.35 GB, and 400,000 unknown keys on a deal or a line 12 s. Each body now
-has an allowance it is refused past before it is read (`scorekeeper/bodies.py`), sides and
+has an allowance it is refused past before it is read (`scorekeeper/plumbing/bodies.py`), sides and
 players are counted before they are read, and an answer lists at most MAX_ERRORS_LISTED
 errors. This script sends, each at the largest its allowance lets it be:
 

@@ -153,9 +153,11 @@ def _login(app: Flask) -> None:
 def _template_globals(app: Flask) -> None:
     """The game's names and who may do what, for every template; a game's version."""
     from scorekeeper.rules import terms
-    from scorekeeper.rules.deal import line_summary
+    from scorekeeper.rules.lines import line_summary
     from scorekeeper.services.access import may_correct, may_delete, may_enter
+    from scorekeeper.services.deals import FORM_KEY
     from scorekeeper.services.live import version_of
+    from scorekeeper.services.names import SOMEONE
     from scorekeeper.services.side_lines import token
 
     app.jinja_env.globals.update(
@@ -168,6 +170,9 @@ def _template_globals(app: Flask) -> None:
         max_name=terms.MAX_NAME,
         deck_size=terms.DECK_SIZE,
         max_device_name=terms.MAX_DEVICE_NAME,
+        # What a phone says when it was given no name, and the form its id takes (live.js).
+        someone=SOMEONE,
+        form_key=FORM_KEY.pattern,
         may_correct=may_correct,
         may_delete=may_delete,
         may_enter=may_enter,

@@ -14,7 +14,7 @@
     .replace(/[^/]*$/, "");
 
   // Another of the app's scripts, once: run in the order asked. Named with its version
-  // ("form.js?v=", filled in as the app serves this file: scorekeeper/compress.py).
+  // ("form.js?v=", filled in as the app serves this file: scorekeeper/plumbing/compress.py).
   hf.load = function (file) {
     var name = file.split("?")[0];
     if (document.querySelector("script[data-hf='" + name + "']")) { return; }

@@ -70,7 +70,8 @@
 
   function device() {
     var id = store.getItem("hf-device");
-    if (!/^[0-9a-f]{32}$/.test(id || "")) {
+    // Made as a page's key is, in the form the server takes (deals.FORM_KEY, in data-key).
+    if (!new RegExp("^(?:" + live.dataset.key + ")$").test(id || "")) {
       id = hf.freshKey();
       store.setItem("hf-device", id);
     }
@@ -82,7 +83,7 @@
   function sideName(side) { return sideNames()[side] || "A side"; }
   function myName() {
     var shown = document.querySelector("[data-me-name]");
-    return store.getItem("hf-name") || (shown ? shown.textContent : "") || "Someone";
+    return store.getItem("hf-name") || (shown ? shown.textContent : "") || live.dataset.someone;
   }
   // Play again says who tapped it: the table's other phones are told "Ann started the next
   // game". Listened for on the document: a scoreboard brought up to date has a new form.
@@ -133,7 +134,7 @@
         .catch(function () { /* no signal: said again in a few seconds */ });
     };
     input.addEventListener("change", function () {
-      name = input.value.trim() || "Someone";
+      name = input.value.trim() || live.dataset.someone;
       store.setItem("hf-name", input.value.trim());
       shown.textContent = name;
       say();

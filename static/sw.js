@@ -7,7 +7,7 @@ const SHELL = "shell-v4";
 const PAGES = "pages-v1";
 // Stored when the worker installs, which app.js asks for only once the page has loaded and the
 // phone is idle. The files the page loaded are fresh in the browser's cache then (the app
-// serves a file asked for by its version as never changing: scorekeeper/compress.py), so only
+// serves a file asked for by its version as never changing: scorekeeper/plumbing/compress.py), so
 // the rest is fetched. Each name's version is filled in as the app serves this script, so a
 // new version of any of them is a new worker, which stores it.
 const SHELL_FILES = [
@@ -167,7 +167,7 @@ async function fromPhone(response) {
 // idempotency key: app.js gives every form shown from the phone a fresh one, so two deals
 // entered on one kept form are two deals, not one sent twice.
 //
-// A page sent no-store (an organiser's page, a private club's: web/clubs.py) is never kept,
+// A page sent no-store (an organiser's page, a private club's: web/clubs/__init__.py) is never kept,
 // and any copy of it from before is dropped, so the phone never shows it with no signal.
 async function keepPage(address, response, asked) {
   await forgetting;

@@ -31,7 +31,7 @@ from sqlalchemy import func, select
 from scorekeeper import rules as engine
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Member, Organiser, Season
-from scorekeeper.rules.deal import ENTRY_FIELDS
+from scorekeeper.rules.entry import ENTRY_FIELDS
 from scorekeeper.rules.terms import BOOK_KINDS, CARD_CATEGORIES, EXTRA_BONUSES
 from scorekeeper.services import accounts, clubs, standings
 from scorekeeper.web.forms import MAX_SIDES_ON_FORM, knob_field
@@ -526,7 +526,7 @@ def test_api_bodies_that_are_not_json_objects(app, client, raw, content_type, ta
 
 
 # Each example guesses from an address of its own: 20 misses from one address within 10 minutes
-# are refused (429) before the next guess is even looked up (scorekeeper/links.py).
+# are refused (429) before the next guess is even looked up (scorekeeper/services/links.py).
 GUESSERS = itertools.count()
 GUESS = st.one_of(TEXT, st.from_regex(r"[A-Za-z0-9_-]{22}", fullmatch=True))
 
@@ -952,7 +952,8 @@ def test_club_pages_any_query(client, club, query, path):
 
 
 def test_preview_of_a_deal_past_the_last_is_not_found(client):
-    # web/games.py preview(): preview_deal() indexed progress.deals[number - 1] past the end.
+    # web/games/entering.py preview(): preview_deal() indexed progress.deals[number - 1] past the
+    # end.
     board = link(client, start(client, "classic"))
     assert client.post(f"{board}/deals/preview", data={}).status_code == 200  # the game is found
     for number in (0, 5):
@@ -971,7 +972,8 @@ def _deal_one(client, game_id: int) -> dict:
 def test_a_correction_whose_version_is_not_a_number_is_refused_alike_on_form_and_api(
     client, sent, shown
 ):
-    # web/games.py edit_deal() read a garbage version as "no version" and saved the correction
+    # web/games/entering.py edit_deal() read a garbage version as "no version" and saved the
+    # correction
     # without the stale check (302); the API refused the same thing. Now both refuse it, plainly.
     game_id = start(client, "classic")
     game_api(client, "POST", game_id, "/deals", json={"scores": [{}, {}]})

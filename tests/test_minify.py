@@ -1,4 +1,5 @@
-"""The app's own files on the wire (scorekeeper/compress.py): minified, gzipped once, kept a while.
+"""The app's own files on the wire (scorekeeper/plumbing/compress.py): minified, gzipped once, kept
+a while.
 
 Issue 18: every main page at most 10 KiB on a first visit. The CSS and the script every page
 loads are most of it, so what they weigh gzipped is held here too.

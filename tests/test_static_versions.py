@@ -1,4 +1,5 @@
-"""The app's files by version (scorekeeper/compress.py): every address of a file in /static that
+"""The app's files by version (scorekeeper/plumbing/compress.py): every address of a file in
+/static that
 a page, a script, the manifest or the worker gives carries `?v=` and the file's version, the
 first 8 hex digits of the SHA-256 of its bytes as served. That address is kept for a year; one
 without a version a few minutes; one with any other version (a page from before a release) is

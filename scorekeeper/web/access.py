@@ -1,6 +1,7 @@
 """The visitor's level, from the request: an organiser's sign-in, a table link, or nothing.
 
-What each level may do is `scorekeeper/access.py`; this module only works out who is asking,
+What each level may do is `scorekeeper/services/access.py`; this module only works out who is
+asking,
 and turns "not allowed" into the answer a page or the API gives (404 hides, 403 refuses).
 """
 

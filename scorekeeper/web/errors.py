@@ -23,7 +23,8 @@ MESSAGES = {
     409: "That clashes with what is already saved.",
     413: "That is far more than a score sheet needs.",
     415: "Send JSON, with the Content-Type application/json.",
-    # Game links and clubs' table codes share one allowance per address (scorekeeper/links.py).
+    # Game links and clubs' table codes share one allowance per address
+    # (scorekeeper/services/links.py).
     429: "Too many game or table links from this address opened nothing. Wait a few minutes, "
     "then open the link again exactly as it was shared.",
     500: "Something went wrong on our side. Nothing you entered was changed.",

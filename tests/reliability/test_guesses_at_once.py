@@ -2,7 +2,8 @@
 
 "100 link guesses sent at once got 34-40 lookups, not 20": each request counted the address's
 misses, found room, and wrote its own. Now a miss is written only while the allowance lasts,
-in one statement that queues per address (scorekeeper/links.py, record_miss), so of 100 wrong
+in one statement that queues per address (scorekeeper/services/links.py, record_miss), so of 100
+wrong
 guesses sent together exactly MISSES_ALLOWED are answered 404 and every other one 429, on
 SQLite and on PostgreSQL (scripts/with-postgres), whatever the mix of game links on the pages,
 game keys on the API and clubs' table codes, and from addresses across one IPv6 /64.

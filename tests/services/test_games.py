@@ -1,4 +1,4 @@
-"""services/games.py: games started, recorded, loaded, described, played again and deleted."""
+"""services/games/: games started, recorded, loaded, described, played again and deleted."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from flask import abort, jsonify, request
 from scorekeeper.plumbing.models import Game
 from scorekeeper.rules import Refusal
 from scorekeeper.rules.terms import DEAL_LIMIT
-from scorekeeper.services import deals, games, side_lines
+from scorekeeper.services import deals, game_view, side_lines
 from scorekeeper.web.access import Level, game_or_404, refuse, require_game
 from scorekeeper.web.api.figures import Shape, Unfit
 from scorekeeper.web.api.operations import (
@@ -33,7 +33,7 @@ from scorekeeper.web.api.shapes import (
     PART_BODY,
     ref,
 )
-from scorekeeper.web.api.state import deals_from, game_state, lines_in
+from scorekeeper.web.api.state import deals_from, game_state
 
 GAME_STATE = ref("GameState")
 SAVED = answer(
@@ -207,10 +207,8 @@ def next_lines(game_id: int):
     """Each side's line of the next deal, in or not yet (none once no deal can be entered)."""
     game = game_or_404(game_id)
     require_game(game, Level.READ)
-    progress = games.progress_of(game)
-    closed = deals.no_deal_now(game, progress) is not None
-    number = None if closed else progress.next_deal
-    return jsonify(deal=number, saved=False, parts=lines_in(game, progress, closed))
+    view = game_view.game_view(game)
+    return jsonify(deal=view.next_deal, saved=False, parts=[line.as_json() for line in view.lines])
 
 
 def _read(shape: Shape, data: dict[str, Any], name: str, into: Body) -> Any:

@@ -7,9 +7,8 @@ from typing import Any
 from flask import request, url_for
 
 from scorekeeper.plumbing.models import Game
-from scorekeeper.rules import Progress
 from scorekeeper.rules.terms import DEALS_PER_PAGE
-from scorekeeper.services import deals, game_view, links, side_lines
+from scorekeeper.services import game_view, links
 from scorekeeper.web.api.figures import Unfit
 from scorekeeper.web.api.refusals import stop
 from scorekeeper.web.api.shapes import GAME_QUERY
@@ -118,11 +117,3 @@ def game_state(game: Game, deals_from: int = 1) -> dict[str, Any]:
             else None
         ),
     }
-
-
-def lines_in(game: Game, progress: Progress, full: bool) -> list[dict[str, Any]]:
-    """Each side's line of the next deal, in or not yet, in one query; [] if none can be added."""
-    if progress.finished or full:
-        return []
-    rows = deals.lines_in(game, progress.next_deal)
-    return [line.as_json() for line in side_lines.lines_from(game, rows)]
