@@ -561,8 +561,11 @@ def test_another_clubs_organiser_cannot_touch_them(app, client):
         f"/clubs/ivans/games/new?saved={saved_id}",
     ):
         assert intruder.get(url).status_code == 404, url
+    # Nor can it be Ivan's default: his list again, the same answer as for an id never saved.
     answer = intruder.post("/clubs/ivans/rule-sets/default", data={"saved": str(saved_id)})
-    assert answer.status_code == 404
+    assert answer.status_code == 422
+    assert "not one of the club&#39;s rule sets now" in answer.get_data(as_text=True)
+    assert "Thursday rules" not in answer.get_data(as_text=True)
 
 
 def test_no_bad_input_is_a_server_error(app, client):
@@ -583,21 +586,14 @@ def test_no_bad_input_is_a_server_error(app, client):
     ):
         answer = save_rules(client, "Weird", red_three_caught=figure)
         assert answer.status_code == status, repr(figure)
-    # The default: a value the form refuses (none, or over 20 characters) goes back to the list
-    # saying it did not go through; one it takes that is no rule set of the club is a 404.
-    for value, status in (
-        ("", 302),
-        ("9" * 40, 302),
-        ("x", 404),
-        ("-1", 404),
-        ("0", 404),
-        ("none ", 404),
-        (str(saved_id + 7), 404),
-    ):
+    # The default: a value no button sends (none, over 20 characters, not a number, no rule set
+    # of this club's) shows the list again (422) saying the default was not changed.
+    for value in ("", "9" * 40, "x", "-1", "0", "none ", str(saved_id + 7)):
         answer = client.post(f"/clubs/{SLUG}/rule-sets/default", data={"saved": value})
-        assert answer.status_code == status, repr(value)
-        if status == 302:
-            assert answer.location == f"/clubs/{SLUG}/rule-sets", repr(value)
+        assert answer.status_code == 422, repr(value)
+        page = answer.get_data(as_text=True)
+        assert "not one of the club&#39;s rule sets now" in page, repr(value)
+        assert "Make Thursday rules the default" in page, repr(value)
     with app.app_context():
         assert not any(saved.is_default for saved in clubs.club_by_slug(SLUG).saved_rules)
     # A preset that is none: the page that lists the presets to choose from.
@@ -628,11 +624,18 @@ def test_every_rule_set_form_needs_its_csrf_token(app, client):
         (f"/clubs/{SLUG}/rule-sets/{saved_id}/delete", {}),
         (f"/clubs/{SLUG}/rule-sets/default", {"saved": str(saved_id)}),
     ]
-    # The new and edit views are marked refilled_when_expired: they come back filled in with a
-    # fresh token (422). Deleting and the default are refused before the view acts: a plain 400.
-    for (url, data), status in zip(posts, (422, 422, 400, 400), strict=True):
+    # Every one is marked refilled_when_expired: its page comes back with a fresh token and
+    # says the form had expired (422); nothing is done.
+    expired = (
+        "This form had expired",
+        "This form had expired",
+        "This form had expired",
+        "the page had expired",
+    )
+    for (url, data), words in zip(posts, expired, strict=True):
         answer = client.post(url, data=data)
-        assert answer.status_code == status, url
+        assert answer.status_code == 422, url
+        assert words in answer.get_data(as_text=True), url
     with app.app_context():
         (saved,) = clubs.club_by_slug(SLUG).saved_rules
         assert (saved.name, saved.is_default) == ("Thursday rules", False)

@@ -20,6 +20,10 @@ from scorekeeper.web.clubs.forms import (
 from scorekeeper.web.errors import refilled_when_expired
 from scorekeeper.web.forms import ActionForm, house_rules_of, knob_field
 
+# Why a choice of default was not made; the list is shown again with the choices as they are.
+EXPIRED = "The default was not changed: the page had expired. Choose again."
+NOT_SAVED = "The default was not changed: that is not one of the club's rule sets now."
+
 
 def saved_or_404(club: Club, rules_id: int) -> SavedRules:
     """One of the club's saved rule sets, or 404."""
@@ -33,6 +37,11 @@ def saved_or_404(club: Club, rules_id: int) -> SavedRules:
 def rule_sets(slug: str):
     """The club's own rule sets: what each changes from its preset, the default, games played."""
     club, level = club_or_404(slug)
+    return _rule_sets_page(club, level, [])
+
+
+def _rule_sets_page(club: Club, level: Level, problems: list[str]):
+    """The list of rule sets, with what a refused choice of default was refused for (422)."""
     return render_template(
         "clubs/rule_sets.html",
         club=club,
@@ -42,7 +51,8 @@ def rule_sets(slug: str):
         played=clubs.games_by_saved_rules(club),
         presets=engine.PRESETS,
         action=ActionForm(),
-    )
+        problems=problems,
+    ), 422 if problems else 200
 
 
 @bp.route("/<slug>/rule-sets/new", methods=["GET", "POST"])
@@ -125,6 +135,7 @@ def _place_rules(form: SavedRulesForm, refused: clubs.ClubRefused) -> list[str]:
 
 
 @bp.route("/<slug>/rule-sets/<int:rules_id>/delete", methods=["GET", "POST"])
+@refilled_when_expired
 def delete_rule_set(slug: str, rules_id: int):
     """Delete a saved rule set, once confirmed; its games keep their rules and its name."""
     club, _ = club_or_404(slug, Level.ORGANISER)
@@ -143,20 +154,21 @@ def delete_rule_set(slug: str, rules_id: int):
 
 
 @bp.post("/<slug>/rule-sets/default")
+@refilled_when_expired
 def default_rule_set(slug: str):
     """Make one saved rule set the club's default, or have none."""
-    club, _ = club_or_404(slug, Level.ORGANISER)
+    club, level = club_or_404(slug, Level.ORGANISER)
     form = DefaultRulesForm()
     if not form.validate_on_submit():
-        flash("That did not go through: reload the page and try again.", "error")
-        return redirect(url_for(".rule_sets", slug=slug))
+        # An expired token (a phone left asleep) or a choice no button sends: the list again.
+        return _rule_sets_page(club, level, [EXPIRED if "csrf_token" in form.errors else NOT_SAVED])
     chosen = form.saved.data
-    if chosen == "none":
-        saved = None
-    elif SMALL_NUMBER.fullmatch(chosen):
-        saved = saved_or_404(club, int(chosen))
-    else:
-        abort(404)
+    saved = None
+    if chosen != "none":
+        saved = clubs.saved_rules(club, int(chosen)) if SMALL_NUMBER.fullmatch(chosen) else None
+        if saved is None:
+            # Deleted in another tab, say: the page as it is now, with every choice still there.
+            return _rule_sets_page(club, level, [NOT_SAVED])
     clubs.make_default(club, saved)
     if saved is None:
         flash("No default: club games start by choosing their rules.")
