@@ -55,14 +55,7 @@ def correct_deal(
         entries = games.entries_from(scores, game)
         if [entry.to_dict() for entry in entries] == [score.entry for score in deal.scores]:
             return Saved(deal)  # nothing changes: a resent correction is not a conflict
-        progress = engine.correct_deal(
-            games.rules_of(game),
-            game.decks,
-            games.sides_of(game),
-            games.entries_of(game),
-            number,
-            entries,
-        )
+        progress = games.progress_corrected(game, number, entries)
     except DealRefused as exc:
         return Refused(exc.refusals)
     bump = update(Deal).where(Deal.id == deal.id)

@@ -336,12 +336,5 @@ def preview_deal(
     frozen = correction_refused(game)
     if frozen is not None:
         raise DealRefused([frozen])
-    progress = engine.correct_deal(
-        games.rules_of(game),
-        game.decks,
-        games.sides_of(game),
-        games.entries_of(game),
-        number,
-        entries,
-    )
+    progress = games.progress_corrected(game, number, entries)
     return progress.deals[number - 1]

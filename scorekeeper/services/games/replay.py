@@ -3,7 +3,7 @@ game replayed once a request, however often it is asked)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorekeeper import rules as engine
@@ -95,6 +95,16 @@ _PROGRESS = "_scoresheet_progress"
 def _replay_key(game: Game) -> tuple[Any, ...]:
     deals = tuple((deal.number, deal.version) for deal in game.deals)
     return (game.ruleset, repr(game.house_rules), game.decks, len(game.sides), deals)
+
+
+def progress_corrected(game: Game, number: int, entries: Sequence[DealEntry]) -> Progress:
+    """Where the game would stand with deal `number` entered as `entries` (DealRefused if not).
+
+    A correction's preview and the correction itself score it here: both check it the same way.
+    """
+    return engine.correct_deal(
+        rules_of(game), game.decks, sides_of(game), entries_of(game), number, entries
+    )
 
 
 def progress_of(game: Game) -> Progress:
