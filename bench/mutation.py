@@ -3,15 +3,16 @@
     .venv/bin/pip install -e '.[mutation]'     # once: mutmut (this script installs nothing)
     .venv/bin/python bench/mutation.py [--survivors] [--keep] [--no-run] [--children 2]
 
-Runs mutmut (configured in pyproject.toml's [tool.mutmut]: deal.py, game.py, limits.py and
-house.py of scorekeeper/rules, against tests/rules alone) from a fresh `mutants/` folder, then
-prints per module the mutants, killed, survived, and the share of behaviour-changing mutants
-killed. A mutant that only changes the prose of a message (a string with a space, capital or
-punctuation in it: a refusal, a warning, a label) is counted apart as "message text": words are
-pinned where they name a figure, not each one. Every survivor is listed with its line, as a
-diff of the engine's own source. `--keep` reuses the last run's results (mutmut reruns only
-what it has no result for). Run by hand; CI does not run it (a fresh run took 7 minutes on 2
-cores). docs/MUTATION.md has the figures and each survivor left, with why.
+Runs mutmut (configured in pyproject.toml's [tool.mutmut]: entry.py, deal.py, lines.py,
+game.py, limits.py and house.py of scorekeeper/rules, against tests/rules alone) from a fresh
+`mutants/` folder, then prints per module the mutants, killed, survived, and the share of
+behaviour-changing mutants killed. A mutant that only changes the prose of a message (a string
+with a space, capital or punctuation in it: a refusal, a warning, a label) is counted apart as
+"message text": words are pinned where they name a figure, not each one. Every survivor is
+listed with its line, as a diff of the engine's own source. `--keep` reuses the last run's
+results (mutmut reruns only what it has no result for). Run by hand; CI does not run it (a
+fresh run took 7 minutes on 2 cores). docs/MUTATION.md has the figures and each survivor left,
+with why.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ("deal", "game", "limits", "house")
+MODULES = ("entry", "deal", "lines", "game", "limits", "house")
 LOG = ROOT / "bench" / "out" / "mutation.log"
 TARGET = 95.0
 # mutmut's exit codes: 1 and 3 are a failing test (killed), 36 and the signals a timeout (a

@@ -1,17 +1,7 @@
 """The rules engine: pure Python, no web framework, no database."""
 
-from .deal import (
-    DealEntry,
-    DealRefused,
-    Refusal,
-    Side,
-    SideScore,
-    check_deal,
-    check_lines,
-    score_deal,
-    score_side,
-    sides_involved,
-)
+from .deal import Side, SideScore, check_deal, score_deal, score_side
+from .entry import DealEntry
 from .game import (
     DealLimitReached,
     DealResult,
@@ -26,7 +16,9 @@ from .game import (
     too_long_to_change,
 )
 from .house import Knob, knobs, overrides_from
+from .lines import check_lines, sides_involved
 from .presets import PRESETS, ruleset, saved_ruleset
+from .refusals import DealRefused, Refusal
 from .ruleset import RulesError, RuleSet, held_to_ceilings
 from .seating import Seat, dealer, dealer_seat, seating
 from .terms import BOOK_KINDS, BOOK_LABELS, CARD_CATEGORIES, CARD_LABELS

@@ -1,31 +1,16 @@
-"""One deal: what each side enters, the checks an honest entry passes, and its score."""
+"""One deal: the sides at the table, the checks an honest entry passes, and its score."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from .limits import CARD_FIELDS, check_decks
+from .entry import POINT_FIELDS, DealEntry
+from .limits import check_decks
 from .refusals import DealRefused, Refusal
 from .ruleset import GOING_OUT_ONLY, RuleSet
-from .terms import (
-    BOOK_KINDS,
-    BOOK_LABELS,
-    CARD_CATEGORIES,
-    CARD_LABELS,
-    EXTRA_BONUSES,
-    FIELD_LABELS,
-    MAX_ERRORS_LISTED,
-    MAX_FIGURE,
-    signed,
-)
-
-COUNT_FIELDS = ("red_threes_down", "red_threes_caught")
-POINT_FIELDS = ("melded_points", "leftover_points", "open_book_points")
-KIND_FIELDS = ("books", "open_books", "bonuses")
-POINTS_ENTERED = ("melded_points", "leftover_points")
-ENTRY_FIELDS = (*KIND_FIELDS, *COUNT_FIELDS, "went_out", *POINT_FIELDS, *CARD_FIELDS)
+from .terms import BOOK_LABELS, EXTRA_BONUSES, FIELD_LABELS
 
 
 @dataclass(frozen=True)
@@ -34,55 +19,6 @@ class Side:
 
     name: str
     players: int = 1
-
-
-@dataclass(frozen=True)
-class DealEntry:
-    """What one side reports at the end of a deal."""
-
-    books: Mapping[str, int] = field(default_factory=dict)
-    red_threes_down: int = 0
-    red_threes_caught: int = 0
-    went_out: bool = False
-    melded_points: int | None = None
-    melded_cards: Mapping[str, int] | None = None
-    leftover_points: int | None = None
-    leftover_cards: Mapping[str, int] | None = None
-    bonuses: Mapping[str, int] = field(default_factory=dict)
-    open_books: Mapping[str, int] = field(default_factory=dict)
-    open_book_points: int = 0
-
-    @classmethod
-    def from_dict(cls, data: Any, side: int | None = None) -> DealEntry:
-        """Read an entry from JSON-like data, refusing anything that is not a plain figure."""
-        return _parse(data, side)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The entry as JSON-like data, leaving out what was not entered."""
-        data: dict[str, Any] = {}
-        for name in ENTRY_FIELDS:
-            value = getattr(self, name)
-            if isinstance(value, Mapping):
-                value = {k: v for k, v in value.items() if v} or None
-            # Points of 0 are a figure the side entered; other zeros are just the default.
-            if value is None or (value in (0, False) and name not in POINTS_ENTERED):
-                continue
-            data[name] = value
-        return data
-
-    def melded(self, rules: RuleSet) -> int:
-        """Card points melded: as entered, or added up from the counts."""
-        return _card_points(rules, self.melded_points, self.melded_cards)
-
-    def leftover(self, rules: RuleSet) -> int:
-        """Card points left in hands and feet."""
-        return _card_points(rules, self.leftover_points, self.leftover_cards)
-
-
-def _card_points(rules: RuleSet, points: int | None, cards: Mapping[str, int] | None) -> int:
-    if cards:
-        return sum(rules.card_values[c] * n for c, n in cards.items())
-    return points or 0
 
 
 @dataclass(frozen=True)
@@ -118,120 +54,6 @@ class SideScore:
             "leftover_points": self.leftover,
             "details": dict(self.details),
         }
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-class _Refusals:
-    """An entry's refusals: as many as an answer lists written out (the last place left for
-    one that says how many more there are), any more only counted."""
-
-    def __init__(self, side: int | None) -> None:
-        self.side = side
-        self.listed: list[Refusal] = []
-        self.left_out = 0
-
-    @property
-    def full(self) -> bool:
-        """Whether a further refusal is only counted (so its words need not be made)."""
-        return len(self.listed) >= MAX_ERRORS_LISTED - 1
-
-    def __call__(self, name: str, message: str) -> None:
-        if self.full:
-            self.left_out += 1
-        else:
-            self.listed.append(Refusal(self.side, name, message))
-
-    def count(self) -> None:
-        """One more refusal, counted without its words."""
-        self.left_out += 1
-
-    def all(self) -> list[Refusal]:
-        """The refusals listed, and one that says how many more there are (about no figure)."""
-        if not self.left_out:
-            return self.listed
-        more = f"{self.left_out:,} more of its figures are refused too (not listed one by one)."
-        return [*self.listed, Refusal(self.side, "", more, ())]
-
-
-def _parse(data: Any, side: int | None) -> DealEntry:
-    refuse = _Refusals(side)
-    if not isinstance(data, Mapping):
-        raise DealRefused([Refusal(side, "", "An entry must be a set of named figures.")])
-    values: dict[str, Any] = {}
-    for name, value in data.items():
-        if name not in ENTRY_FIELDS:
-            if refuse.full:
-                refuse.count()  # a body of thousands of unknown keys: counted, not each worded
-            else:
-                refuse(str(name), f"'{name}' is not a figure of a deal entry.")
-        elif name == "went_out":
-            if not isinstance(value, bool):
-                refuse(name, f"Went out must be true or false, not {value!r}.")
-            else:
-                values[name] = value
-        elif name in KIND_FIELDS or name in CARD_FIELDS:
-            values[name] = _parse_counts(name, value, refuse)
-        elif value is not None or name not in ("melded_points", "leftover_points"):
-            if _whole(name, FIELD_LABELS[name], value, refuse):
-                values[name] = value
-    for points, cards in (("melded_points", "melded_cards"), ("leftover_points", "leftover_cards")):
-        if values.get(points) is not None and values.get(cards):
-            refuse(cards, f"Give {FIELD_LABELS[points]} or count the cards, not both.")
-    if refuse.listed:
-        raise DealRefused(refuse.all())
-    return DealEntry(**values)
-
-
-def _whole(name: str, label: str, value: Any, refuse: _Refusals) -> bool:
-    if not _is_int(value):
-        refuse(name, f"{label.capitalize()} must be a whole number, not {value!r}.")
-        return False
-    if value < 0:
-        refuse(name, f"{label.capitalize()} cannot be negative ({value}).")
-        return False
-    if value > MAX_FIGURE:
-        refuse(name, f"{label.capitalize()} of {value:,} is far more than any deal holds.")
-        return False
-    return True
-
-
-def _parse_counts(name: str, value: Any, refuse: _Refusals) -> dict[str, int]:
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        refuse(name, f"{FIELD_LABELS[name].capitalize()} must be counted by kind.")
-        return {}
-    universe = {
-        "books": BOOK_KINDS,
-        "open_books": BOOK_KINDS,
-        "bonuses": tuple(EXTRA_BONUSES),
-        "melded_cards": CARD_CATEGORIES,
-        "leftover_cards": CARD_CATEGORIES,
-    }[name]
-    labels = {**BOOK_LABELS, **CARD_LABELS, **EXTRA_BONUSES}
-    counts: dict[str, int] = {}
-    for kind, number in value.items():
-        path = f"{name}.{kind}"
-        if kind not in universe:
-            if refuse.full:
-                refuse.count()
-            else:
-                known = ", ".join(universe)
-                refuse(path, f"'{kind}' is not one of the {FIELD_LABELS[name]}: {known}.")
-        elif _whole(path, _kind_label(name, labels[kind]), number, refuse):
-            counts[kind] = number
-    return counts
-
-
-def _kind_label(name: str, kind: str) -> str:
-    if name in ("books", "open_books"):
-        return f"{kind} {FIELD_LABELS[name]}"
-    if name == "bonuses":
-        return f"players who {kind}"
-    return f"{FIELD_LABELS[name]}: {kind}"
 
 
 def check_deal(
@@ -401,49 +223,3 @@ def score_deal(
             other = entries[1 - index]
         scores.append(score_side(rules, entry, other, sides[1 - index].name if other else ""))
     return scores
-
-
-def check_lines(
-    rules: RuleSet, decks: int, sides: Sequence[Side], lines: Mapping[int, DealEntry]
-) -> list[Refusal]:
-    """Every reason the sides' lines in so far cannot stand, whatever the others enter.
-
-    A side whose line is not in yet counts as a blank line: it adds no refusal of its own and
-    nothing to any limit (every limit is a most, never a least), so each refusal found now is
-    one the whole deal would meet too.
-    """
-    entries = [lines.get(index, DealEntry()) for index in range(len(sides))]
-    return check_deal(rules, decks, sides, entries)
-
-
-def sides_involved(refusal: Refusal, sides: int) -> set[int]:
-    """The sides whose figures a refusal is about (every side, for one about the whole deal)."""
-    named = {side for side, _ in refusal.figures if side is not None}
-    if refusal.side is not None:
-        named.add(refusal.side)
-    return named or set(range(sides))
-
-
-def line_summary(rules: RuleSet, entry: DealEntry) -> str:
-    """A side's line in one sentence, as the table reads it back, with what it scores."""
-    said = [_book_detail_counts(entry.books)]
-    if entry.red_threes_down:
-        said.append(f"{entry.red_threes_down} red three{'s' * (entry.red_threes_down != 1)} down")
-    if entry.red_threes_caught:
-        caught = entry.red_threes_caught
-        said.append(f"{caught} red three{'s' * (caught != 1)} caught")
-    said.append("went out" if entry.went_out else "")
-    said.append(f"{entry.melded(rules):,} melded − {entry.leftover(rules):,} left")
-    said.extend(f"{n} × {EXTRA_BONUSES[b]}" for b, n in entry.bonuses.items() if n)
-    if entry.open_books or entry.open_book_points:
-        open_books = _book_detail_counts(entry.open_books)
-        said.append(f"left open: {open_books}, {entry.open_book_points:,} points")
-    total = score_side(rules, entry).total
-    return " · ".join(part for part in said if part) + f" = {signed(total)}"
-
-
-def _book_detail_counts(books: Mapping[str, int]) -> str:
-    counted = [(kind, n) for kind, n in books.items() if n]
-    if not counted:
-        return "no books"
-    return ", ".join(f"{n} {BOOK_LABELS[kind]} book{'s' * (n != 1)}" for kind, n in counted)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .deal import DealEntry, DealRefused, Refusal, Side, SideScore, score_deal
+from .deal import DealRefused, Refusal, Side, SideScore, score_deal
+from .entry import DealEntry
 from .house import off_the_fives
 from .presets import PRESETS
 from .ruleset import RuleSet

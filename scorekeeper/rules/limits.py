@@ -10,7 +10,7 @@ from .ruleset import RuleSet
 from .terms import BOOK_SIZE, CARD_CATEGORIES, CARD_LABELS
 
 if TYPE_CHECKING:
-    from .deal import DealEntry
+    from .entry import DealEntry
 
 # What one standard 54-card deck holds.
 DECK_WILDS = 6

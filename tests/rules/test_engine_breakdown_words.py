@@ -3,7 +3,7 @@
 import pytest
 
 from scorekeeper.rules import DealEntry, Side, check_deal, ruleset, score_deal, score_side
-from scorekeeper.rules.deal import line_summary
+from scorekeeper.rules.lines import line_summary
 
 from ._engine_support import NOTHING, lines, teams
 

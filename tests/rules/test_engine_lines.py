@@ -21,7 +21,7 @@ from scorekeeper.rules import (
     ruleset,
     sides_involved,
 )
-from scorekeeper.rules.deal import line_summary
+from scorekeeper.rules.lines import line_summary
 
 from ._engine_support import teams
 
