@@ -124,3 +124,18 @@ def test_a_blueprint_imports_no_other_blueprint(path):
     own = blueprint_of(module)
     others = {blueprint_of(m) for m in imports_of(path)} - {None, own}
     assert others == set()
+
+
+@pytest.mark.parametrize("path", files_of("web"), ids=lambda p: str(p.relative_to(PACKAGE / "web")))
+def test_a_view_reads_a_game_through_its_read_model(path):
+    """Where a game stands and who deals come from services/game_view.py (`game_view(game)`):
+    no view replays a game (`progress_of`) or seats its dealer (`dealer_of`) itself."""
+    replaying = {"progress_of", "dealer_of"}
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        name = getattr(node, "attr", None) or getattr(node, "id", None)
+        if isinstance(node, ast.alias):
+            name = node.name
+        if name in replaying:
+            found.append(f"line {node.lineno}: {name}")
+    assert found == []

@@ -15,10 +15,10 @@ from functools import cached_property
 from typing import Any
 
 from scorekeeper import rules as engine
-from scorekeeper.plumbing.models import Game
+from scorekeeper.plumbing.models import DealPart, Game
 from scorekeeper.rules import Progress, Refusal, RuleSet
 from scorekeeper.rules.game import deal_limit_reached
-from scorekeeper.services import deals, games, links, side_lines
+from scorekeeper.services import deals, games, links, live, side_lines
 from scorekeeper.services.names import SOMEONE
 
 
@@ -173,6 +173,21 @@ class GameView:
         if self.closed is not None:
             return []
         return side_lines.lines_from(self.game, deals.lines_in(self.game, self.progress.next_deal))
+
+    @cached_property
+    def next_lines(self) -> list[side_lines.Line]:
+        """Each side's line of the deal after the last, in or not yet, even once none can be."""
+        return side_lines.lines_from(self.game, self._next_rows)
+
+    @property
+    def lines_token(self) -> str:
+        """The token of the deal after the last's lines as they stand (live.lines_token)."""
+        return live.lines_token(self.progress.next_deal, self._next_rows.values())
+
+    @cached_property
+    def _next_rows(self) -> dict[int, DealPart]:
+        """The sides' own lines in for the deal after the last, by side position."""
+        return deals.lines_in(self.game, self.progress.next_deal)
 
     @cached_property
     def running(self) -> list[engine.SideScore] | None:

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from scorekeeper.plumbing.models import Game
 from scorekeeper.services import access, deals, games, side_lines
+from scorekeeper.services.game_view import GameView, game_view
 from scorekeeper.web.access import game_or_404, refuse, remember_side, require_game, table_level
 from scorekeeper.web.forms import (
     DealForm,
@@ -52,21 +53,21 @@ def line(game_id: int, side: int):
             case deals.Refused(refusals):
                 problems = place(form, refusals)
             case side_lines.LaterLineKept():
-                return _line_page(game, form, side, [], later=outcome, status=409)
+                return _line_page(game_view(game), form, side, [], later=outcome, status=409)
             case deals.SavedMeanwhile(number):
                 return _meanwhile(game, form, side, number)
             case _:
                 return _sent(game, side, outcome)
-    elif request.method == "GET":
-        closed = deals.no_deal_now(game)
-        if closed is not None:
-            return _sent(game, side, closed)
+    view = game_view(game)
+    if request.method == "GET":
+        if view.closed is not None:
+            return _sent(game, side, view.closed)
         # The side's line as sent so far, to change until the deal is saved.
-        mine = side_lines.lines_of(game)[side]
+        mine = view.next_lines[side]
         if mine.entry is not None:
             fill(form, [{} if i != side else mine.entry.to_dict() for i in range(side + 1)])
-    form.number.data = str(opened_for or games.progress_of(game).next_deal)
-    return _line_page(game, form, side, problems)
+    form.number.data = str(opened_for or view.progress.next_deal)
+    return _line_page(view, form, side, problems)
 
 
 def _sender(sent) -> dict:
@@ -117,34 +118,39 @@ def _sent(game: Game, side: int, outcome: side_lines.Outcome):
 
 def _meanwhile(game: Game, form: DealForm, side: int, opened_for: int):
     """The deal this line was for was saved meanwhile: shown, and the figures kept (409)."""
-    progress = games.progress_of(game)
+    view = game_view(game)
+    progress = view.progress
     form.number.data = str(progress.next_deal)
     return _line_page(
-        game,
+        view,
         form,
         side,
         [],
         meanwhile=progress.deals[max(0, opened_for - 1) :],
-        over=deals.no_deal_now(game, progress) is not None,
+        over=view.closed is not None,
         status=409,
     )
 
 
 def _line_page(
-    game: Game, form: DealForm, side: int, problems: list[str], status: int | None = None, **shown
+    view: GameView,
+    form: DealForm,
+    side: int,
+    problems: list[str],
+    status: int | None = None,
+    **shown,
 ):
-    progress = games.progress_of(game)
-    lines = side_lines.lines_of(game)
+    progress = view.progress
     return render_template(
         "line.html",
-        game=game,
-        rules=games.rules_of(game),
+        game=view.game,
+        rules=view.rules,
         form=form,
         side=side,
         number=progress.next_deal,
         minimums=progress.minimums,
-        dealer=games.dealer_of(game, progress.next_deal).player,
-        lines=lines,
+        dealer=view.dealer(progress.next_deal).player,
+        lines=view.next_lines,
         problems=problems,
         field_name=field_name,
         **shown,

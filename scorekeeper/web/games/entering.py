@@ -11,6 +11,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from scorekeeper.plumbing.models import Deal, Game
 from scorekeeper.rules import DealRefused
 from scorekeeper.services import access, deals, games, side_lines
+from scorekeeper.services.game_view import GameView, game_view
 from scorekeeper.web.access import Level, game_or_404, my_side, refuse, require_game, table_level
 from scorekeeper.web.errors import refilled_when_expired
 from scorekeeper.web.forms import (
@@ -36,6 +37,7 @@ def new_deal(game_id: int):
     opened_for = _opened_for(form)
     form.idempotency_key.data = deals.form_key(form.idempotency_key.data)
     problems: list[str] = []
+    reused: Deal | None = None
     if form.validate_on_submit():
         scores = _scores(form, game)
         outcome = deals.enter_deal(
@@ -52,15 +54,10 @@ def new_deal(game_id: int):
                 problems = place(form, refusals)
             case deals.LinesArrived(number, token):
                 form.lines.data = token
-                lines = [line for line in side_lines.lines_of(game) if line.is_in]
+                view = game_view(game)
+                lines = [line for line in view.next_lines if line.is_in]
                 return _deal_page(
-                    game,
-                    form,
-                    number,
-                    games.progress_of(game).minimums,
-                    [],
-                    arrived=lines,
-                    status=409,
+                    view, form, number, view.next_minimums, [], arrived=lines, status=409
                 )
             case deals.KeyReused(deal):
                 # This form (its hidden key) saved a deal already, with other figures: the
@@ -68,26 +65,27 @@ def new_deal(game_id: int):
                 # saved; the figures stay, with a fresh key, for the next deal if they are one.
                 form.idempotency_key.data = deals.form_key(None)
                 opened_for = None
-                problems = [_key_reused(game, deal)]
+                reused = deal
             case _:
                 return _entered(game, form, outcome)
-    progress = games.progress_of(game)
-    closed = deals.no_deal_now(game, progress)
-    if request.method == "GET" and closed is not None:
-        return _entered(game, form, closed)
+    view = game_view(game)
+    if reused is not None:
+        problems = [_key_reused(reused, view.progress.next_deal)]
+    if request.method == "GET" and view.closed is not None:
+        return _entered(game, form, view.closed)
     # A form sent back with a typo keeps the deal it was opened for, so that a deal saved
     # meanwhile is still shown before this one is saved.
-    form.number.data = str(opened_for or progress.next_deal)
-    filled = []
-    if request.method == "GET":
-        filled = _fill_from_lines(game, form)
-    return _deal_page(game, form, progress.next_deal, progress.minimums, problems, filled=filled)
+    form.number.data = str(opened_for or view.progress.next_deal)
+    filled = _fill_from_lines(view, form) if request.method == "GET" else []
+    return _deal_page(
+        view, form, view.progress.next_deal, view.next_minimums, problems, filled=filled
+    )
 
 
-def _fill_from_lines(game: Game, form: DealForm) -> list[side_lines.Line]:
+def _fill_from_lines(view: GameView, form: DealForm) -> list[side_lines.Line]:
     """Start the whole deal's form from the lines the sides have sent from their own phones."""
-    lines = side_lines.lines_of(game)
-    form.lines.data = side_lines.token(game)
+    lines = view.next_lines
+    form.lines.data = view.lines_token
     fill(form, [line.entry.to_dict() if line.entry is not None else {} for line in lines])
     return [line for line in lines if line.is_in]
 
@@ -113,9 +111,8 @@ def _entered(game: Game, form: DealForm, outcome: deals.Outcome):
     return redirect(board)
 
 
-def _key_reused(game: Game, deal: Deal) -> str:
+def _key_reused(deal: Deal, following: int) -> str:
     """What the person is told when an old form comes back with other figures."""
-    following = games.progress_of(game).next_deal
     return (
         f"This form already saved deal {deal.number} with different figures, so nothing of "
         f"this was saved. Check deal {deal.number} on the scoreboard; if these figures are "
@@ -135,12 +132,12 @@ def _saved_meanwhile(game: Game, form: DealForm, opened_for: int):
     Nothing is saved. The person sees what the other phone entered and either saves theirs as
     the next deal (the form now says so) or leaves it.
     """
-    progress = games.progress_of(game)
+    view = game_view(game)
+    progress, closed = view.progress, view.closed
     form.number.data = str(progress.next_deal)
-    closed = deals.no_deal_now(game, progress)
     full = closed.refusals[0].message if isinstance(closed, deals.LimitReached) else None
     return _deal_page(
-        game,
+        view,
         form,
         progress.next_deal,
         progress.minimums,
@@ -188,8 +185,8 @@ def edit_deal(game_id: int, number: int):
                 return _entered(game, form, outcome)
             case _:
                 abort(404)  # the deal or the right to correct it went meanwhile
-    minimums = games.progress_of(game).deals[number - 1].minimums
-    return _deal_page(game, form, number, minimums, problems, correcting=True)
+    view = game_view(game)
+    return _deal_page(view, form, number, view.deal(number).minimums, problems, correcting=True)
 
 
 def _version(form: DealForm) -> int | str:
@@ -200,8 +197,7 @@ def _version(form: DealForm) -> int | str:
 
 def _conflict(game: Game, deal, form: DealForm, scores: list[dict[str, Any]]):
     """Both versions side by side: keep the one saved meanwhile, or save yours over it."""
-    progress = games.progress_of(game)
-    saved = progress.deals[deal.number - 1]
+    saved = game_view(game).progress.deals[deal.number - 1]
     try:
         entries = games.entries_from(scores, game)
         mine, mine_problems = deals.preview_deal(game, entries, deal.number), []
@@ -260,7 +256,7 @@ def _scores(form: DealForm, game: Game) -> list[dict[str, Any]]:
 
 
 def _deal_page(
-    game: Game,
+    view: GameView,
     form: DealForm,
     number: int,
     minimums: Sequence[int],
@@ -272,15 +268,15 @@ def _deal_page(
     status = status or (422 if request.method == "POST" else 200)
     return render_template(
         "deal.html",
-        game=game,
-        dealer=games.dealer_of(game, number).player,
-        rules=games.rules_of(game),
+        game=view.game,
+        dealer=view.dealer(number).player,
+        rules=view.rules,
         form=form,
         number=number,
         minimums=minimums,
         problems=problems,
         correcting=correcting,
         field_name=field_name,
-        own=my_side(game),
+        own=my_side(view.game),
         **shown,
     ), status

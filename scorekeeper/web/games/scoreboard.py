@@ -143,7 +143,7 @@ def first_dealer(game_id: int):
         except games.GameRefused as exc:
             messages = [r.message for r in exc.refusals]
             return _scoreboard_page(game, level, messages, 409 if game.deals else 422)
-        flash(f"{games.dealer_of(game, 1).player} deals first.")
+        flash(f"{game_view(game).dealer(1).player} deals first.")
     return redirect(url_for(".scoreboard", secret=game.secret))
 
 
@@ -171,7 +171,7 @@ def play_again(game_id: int):
     remember_game(again)
     sides = " v ".join(s.name for s in again.sides)
     if outcome.started_here:
-        dealer = games.dealer_of(again, 1).player
+        dealer = game_view(again).dealer(1).player
         flash(f"New game started: {sides}. {dealer} deals first.")
     else:
         flash(f"Opening the next game {outcome.started_by} started: {sides}.")
