@@ -335,6 +335,8 @@ def test_the_views_marked_to_come_back_filled_in(app):
         "clubs.new",
         "clubs.new_rule_set",
         "clubs.edit_rule_set",
+        "clubs.delete_rule_set",
+        "clubs.default_rule_set",
         "clubs.members",
         "clubs.seasons",
         "clubs.settings",
