@@ -158,7 +158,6 @@ def _template_globals(app: Flask) -> None:
     from scorekeeper.services.deals import FORM_KEY
     from scorekeeper.services.live import version_of
     from scorekeeper.services.names import SOMEONE
-    from scorekeeper.services.side_lines import token
 
     app.jinja_env.globals.update(
         card_labels=terms.CARD_LABELS,
@@ -177,7 +176,6 @@ def _template_globals(app: Flask) -> None:
         may_delete=may_delete,
         may_enter=may_enter,
         live_version=version_of,
-        live_lines=token,
     )
     # `entry|line_summary(rules)`: a side's line read back in one sentence.
     app.add_template_filter(lambda entry, rules: line_summary(rules, entry), "line_summary")

@@ -170,9 +170,7 @@ class GameView:
     @cached_property
     def lines(self) -> list[side_lines.Line]:
         """Each side's own line of the next deal, in or not yet; none once no deal can be."""
-        if self.closed is not None:
-            return []
-        return side_lines.lines_from(self.game, deals.lines_in(self.game, self.progress.next_deal))
+        return [] if self.closed is not None else self.next_lines
 
     @cached_property
     def next_lines(self) -> list[side_lines.Line]:

@@ -139,12 +139,6 @@ def lines_from(game: Game, rows: Mapping[int, DealPart], device: str | None = No
     return lines
 
 
-def token(game: Game) -> str:
-    """A token that changes whenever a line of the next deal comes in or changes."""
-    number = games.progress_of(game).next_deal
-    return live.lines_token(number, deals.lines_in(game, number).values())
-
-
 def running(game: Game, lines: Sequence[Line]) -> list[engine.SideScore]:
     """What each line in so far scores in the deal (a side not in counts as a blank line)."""
     entries = [line.entry or DealEntry() for line in lines]

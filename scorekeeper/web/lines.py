@@ -144,6 +144,7 @@ def _line_page(
     return render_template(
         "line.html",
         game=view.game,
+        view=view,
         rules=view.rules,
         form=form,
         side=side,

@@ -11,6 +11,7 @@ from scorekeeper.plumbing.models import Deal, DealPart, Game
 from scorekeeper.rules import DealEntry, Refusal
 from scorekeeper.services import deals, games, live, side_lines
 from scorekeeper.services.access import Level
+from scorekeeper.services.game_view import game_view
 from scorekeeper.services.side_lines import LaterLineKept, Line, LineKept, NoSuchSide
 
 from ._support import ANN_AND_CAT, NOTHING, ONE_CLEAN, ONE_DIRTY, club_game, how_many, kept
@@ -209,9 +210,10 @@ def test_a_line_that_cannot_stand_with_anothers_is_refused_and_the_other_flagged
 
 def test_the_lines_token_and_running_scores_follow_the_lines_in():
     game = fresh_game()
-    assert side_lines.token(game) == "1:"
+    # The read model's token, as the live corner of a game's pages carries it.
+    assert game_view(game).lines_token == "1:"
     send(game, 1, {"melded_points": 35}, device="phone-c", sent_by="Cat")
-    assert side_lines.token(game) == "1:1.1"
+    assert game_view(game).lines_token == "1:1.1"
     lines = side_lines.lines_of(game, "phone-c")
     assert [(line.side, line.is_in, line.mine) for line in lines] == [
         (0, False, False),

@@ -269,6 +269,7 @@ def _deal_page(
     return render_template(
         "deal.html",
         game=view.game,
+        view=view,
         dealer=view.dealer(number).player,
         rules=view.rules,
         form=form,

@@ -79,6 +79,7 @@ def _scoreboard_page(game: Game, level: Level, problems: Sequence[str] = (), sta
     return render_template(
         "scoreboard.html",
         game=game,
+        view=view,
         rules=view.rules,
         progress=view.progress,
         closed=view.closed,
