@@ -325,11 +325,16 @@
         live = document.querySelector("[data-live]") || live;
         version = live.dataset.version || state.version;
         shownLines = live.dataset.lines || state.lines;
+        // A page older than the answer that sent for it (a server behind the one that answered)
+        // would be kept by the answer's ETag, every poll an empty 304: the next asks in full.
+        if (version !== state.version) { etag = null; }
         // The waiting deals listed again, and the game's pages kept anew (offline.js).
         document.dispatchEvent(new CustomEvent("hf:page"));
         show();
       })
-      .catch(function () { version = null; /* asked again on the next poll */ });
+      // Not fetched (a dropped connection): the next poll asks in full, without the ETag that
+      // the server would answer with an empty 304, and the page is fetched again then.
+      .catch(function () { version = null; etag = null; });
   }
   later();
 })();

@@ -155,3 +155,52 @@ def test_a_name_goes_when_its_freshness_runs_out(table):
     expect(name).to_be_hidden(timeout=3500)
     gone = time.monotonic() - answered[0]
     assert 1.9 <= gone <= 3.5, gone
+
+
+def _api_game(app) -> dict:
+    """A casual game of Ann v Cat, started through the API; its answer (url, id, key)."""
+    made = app.test_client().post("/api/v1/games", json={"ruleset": "club", "sides": SINGLES})
+    assert made.status_code == 201, made.get_json()
+    return made.get_json()
+
+
+SINGLES = [{"name": "Ann", "players": ["Ann"]}, {"name": "Cat", "players": ["Cat"]}]
+
+
+@pytest.mark.parametrize("refresh", ["lost", "older"])
+def test_a_scoreboard_whose_refresh_went_wrong_catches_up_at_the_next_poll(
+    browser, live_server, app, refresh
+):
+    """The page fetched after a changed answer is lost (a dropped connection) or older than the
+    answer (a server behind the others): the next poll asks in full, not with the answer's ETag
+    (which the server answers 304, leaving the phone on the old totals until the next change)."""
+    game = _api_game(app)
+    watcher = open_phone(browser, PHONE, live_server)
+    try:
+        watcher.goto(live_server + game["url"])
+        expect(watcher.get_by_text("No deal entered yet.")).to_be_visible()
+        before = watcher.evaluate("fetch(location.pathname).then(r => r.text())")
+        spoilt = []
+
+        def first_refresh_goes_wrong(route) -> None:
+            if route.request.resource_type != "fetch" or spoilt:
+                return route.continue_()
+            spoilt.append(route.request.url)
+            if refresh == "lost":
+                return route.abort("connectionreset")
+            return route.fulfill(status=200, content_type="text/html", body=before)
+
+        watcher.route(re.compile(re.escape(game["url"]) + "$"), first_refresh_goes_wrong)
+        saved = app.test_client().post(
+            f"/api/v1/games/{game['id']}/deals",
+            json={"scores": [{"books": {"clean": 1}}, {}]},
+            headers={"X-Game-Key": game["key"]},
+        )
+        assert saved.status_code == 201, saved.get_json()
+        total = saved.get_json()["sides"][0]["total"]
+        # The first refresh went wrong; the page is right by the poll after (1 s later).
+        expect(watcher.get_by_role("link", name="Enter deal 2")).to_be_visible(timeout=4000)
+        expect(watcher.locator("#totals")).to_contain_text(f"{total:,}")
+        assert spoilt, "the page was never fetched again"
+    finally:
+        watcher.context.close()
