@@ -65,11 +65,22 @@ PHONES = {
     },
     "pixel-7": "Pixel 7",
 }
+# The organiser's phones (issue 28): the small one and the smallest still sold, 320x568.
+ORGANISER_PHONES = {
+    "small-375x667": PHONES["small-375x667"],
+    "tiny-320x568": {
+        "viewport": {"width": 320, "height": 568},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    },
+}
+ALL_PHONES = {**PHONES, **ORGANISER_PHONES}
 
 
 def phone_context(browser, name: str, **extra):
     """A new browser context shaped like the named phone."""
-    shape = PHONES[name]
+    shape = ALL_PHONES[name]
     options = dict(browser.devices[shape]) if isinstance(shape, str) else dict(shape)
     options.pop("default_browser_type", None)
     return browser.new_context(**options, **extra)
@@ -101,6 +112,16 @@ def open_phone(browser, name: str, live_server: str, **extra):
     page.base = live_server
     page.device = name
     return page
+
+
+@pytest.fixture(params=sorted(ORGANISER_PHONES))
+def organiser_phone(request, browser, live_server):
+    """A page on each organiser's phone (375x667 and 320x568), failing on any outside request."""
+    page = open_phone(browser, request.param, live_server)
+    context = page.context
+    yield page
+    context.close()
+    assert page.outside == [], f"requests to other hosts: {page.outside}"
 
 
 @pytest.fixture
