@@ -156,6 +156,7 @@ def _template_globals(app: Flask) -> None:
     from scorekeeper.rules.lines import line_summary
     from scorekeeper.services.access import may_correct, may_delete, may_enter
     from scorekeeper.services.deals import FORM_KEY
+    from scorekeeper.services.games import rules_called
     from scorekeeper.services.live import version_of
     from scorekeeper.services.names import SOMEONE
 
@@ -176,6 +177,8 @@ def _template_globals(app: Flask) -> None:
         may_delete=may_delete,
         may_enter=may_enter,
         live_version=version_of,
+        # A game's rules as its club calls them (a list's game line, a member's results).
+        rules_called=rules_called,
     )
     # `entry|line_summary(rules)`: a side's line read back in one sentence.
     app.add_template_filter(lambda entry, rules: line_summary(rules, entry), "line_summary")

@@ -27,6 +27,7 @@ from scorekeeper.plumbing.models import (
     Side,
 )
 from scorekeeper.rules import PRESETS
+from scorekeeper.services.games.words import rules_called
 
 PAGE_SIZE = 50
 
@@ -181,6 +182,32 @@ def _with_rank(row: Standing, place: int | None) -> Standing:
     return Standing(**{**row.__dict__, "rank": place})
 
 
+# How many members not yet ranked the line above the standings names; past one more than that,
+# it names this many and counts the rest ("and 5 more").
+UNRANKED_NAMED = 3
+
+
+@dataclass(frozen=True)
+class Unranked:
+    """Who is not yet ranked, for the line stated above the standings (its words: the page's)."""
+
+    needed: int  # games a member needs to be ranked: the club's threshold
+    ranked: int  # members ranked
+    named: tuple[Standing, ...]  # the unranked to name, most games first
+    more: int  # the unranked left unnamed
+
+
+def unranked(club: Club, rows: Sequence[Standing]) -> Unranked:
+    """The club's threshold, and who the ranked rows (`rank`) left out, the nearest first."""
+    waiting = sorted(
+        (r for r in rows if r.rank is None), key=lambda r: (-r.games, r.player.casefold())
+    )
+    named = waiting if len(waiting) <= UNRANKED_NAMED + 1 else waiting[:UNRANKED_NAMED]
+    return Unranked(
+        club.min_games_ranked, len(rows) - len(waiting), tuple(named), len(waiting) - len(named)
+    )
+
+
 # --- history -----------------------------------------------------------------------------
 
 
@@ -220,6 +247,12 @@ class Result:
     side: str
     total: int
     won: bool
+    rules_name: str | None = None  # the club's saved rule set it started from, if any
+
+    @property
+    def rules(self) -> str:
+        """The game's rules as the club calls them: "Thursday rules", or the preset's name."""
+        return rules_called(self.rules_name, self.ruleset)
 
 
 def results_of(target: Member, filters: Filters, limit: int = 200) -> list[Result]:
@@ -233,6 +266,7 @@ def results_of(target: Member, filters: Filters, limit: int = 200) -> list[Resul
             Side.name,
             MemberResult.final_total,
             MemberResult.won,
+            Game.rules_name,
         )
         .join(Side, MemberResult.side_id == Side.id)
         .join(Game, MemberResult.game_id == Game.id)

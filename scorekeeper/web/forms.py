@@ -78,25 +78,61 @@ class FirstDealerForm(FlaskForm):
     seat = SelectField("Who deals first", validate_choice=False)
 
 
+# A team's players picked from the club's list: two shown, and a third a tap away (every
+# partnership preset seats teams of two, and allows teams of three: VARIANTS.md).
+TEAM_SEATS = 2
+MOST_TEAM_SEATS = 3
+
+
 def seats(rules: RuleSet) -> int:
-    """How many members a side can pick: one for individual rule sets, else a team of three."""
-    return 1 if rules.individuals else 3
+    """How many member pickers a side shows: one for individual rule sets, else a pair."""
+    return 1 if rules.individuals else TEAM_SEATS
+
+
+def most_seats(rules: RuleSet) -> int:
+    """How many members a side can pick at most: one for individual rule sets, else three."""
+    return 1 if rules.individuals else MOST_TEAM_SEATS
+
+
+def seated_from(sides: Sequence[Sequence[str]], rules: RuleSet, members: Any) -> dict[str, str]:
+    """A club game's sides filled in as these players sat (a phone's last game): members in
+    their pickers, anyone else as a guest. Nothing where the table does not fit these rules: an
+    individual game's players are not paired up into teams by guesswork."""
+    listed = {m.name for m in members}
+    if rules.individuals:
+        sides = [[name] for side in sides for name in side]
+    elif all(len(side) < 2 for side in sides):
+        return {}
+    data: dict[str, str] = {}
+    for index, side in enumerate(sides[:MAX_SIDES_ON_FORM]):
+        picked = [name for name in side if name in listed][: most_seats(rules)]
+        guests = [name for name in side if name not in picked]
+        for seat, name in enumerate(picked):
+            data[f"side{index}_member{seat}"] = name
+        if guests:
+            data[f"side{index}_players"] = ", ".join(guests)
+    return data
 
 
 def new_game_form(
-    rules: RuleSet, formdata: Any = None, members: Any = None, start_from: RuleSet | None = None
+    rules: RuleSet,
+    formdata: Any = None,
+    members: Any = None,
+    start_from: RuleSet | None = None,
+    seated: dict[str, str] | None = None,
 ) -> SidesForm:
     """The new-game form for one rule set, its house rules filled in with the preset's values.
 
     For a club game, `members` are offered in a list for each seat; guests are typed in.
-    `start_from` fills the house rules in with other numbers (a saved rule set, a rules link).
+    `start_from` fills the house rules in with other numbers (a saved rule set, a rules link);
+    `seated` fills the sides in (seated_from) where nothing was sent.
     """
     shown = start_from or rules
     attrs: dict[str, Field] = {}
     if members is not None:
         choices = [("", "—")] + [(m.name, m.name) for m in members]
         for index in range(MAX_SIDES_ON_FORM):
-            for seat in range(seats(rules)):
+            for seat in range(most_seats(rules)):
                 attrs[f"side{index}_member{seat}"] = SelectField(
                     f"Side {index + 1}, player {seat + 1}", choices=choices, default=""
                 )
@@ -109,6 +145,8 @@ def new_game_form(
         )
     attrs.update(house_rule_fields(shown))
     form_class = type("NewGameForm", (SidesForm,), attrs)
+    if formdata is None and seated:
+        return form_class(formdata=None, data=seated)
     return form_class(formdata=formdata)
 
 

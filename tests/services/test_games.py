@@ -537,3 +537,25 @@ def test_entries_from_reads_one_entry_per_side():
     game = games.start_game("club", ANN_AND_CAT)
     read = games.entries_from([{"books": {"clean": 1}}, {"melded_points": 35}], game)
     assert [entry.to_dict() for entry in read] == [{"books": {"clean": 1}}, {"melded_points": 35}]
+
+
+def test_the_last_table_of_a_phone_is_its_newest_game_of_the_club(club):
+    first = games.start_game(
+        "club", [SideSetup("Ann", ["Ann"]), SideSetup("Cat", ["Cat"])], club=club
+    )
+    later = games.start_game(
+        "classic",
+        [SideSetup("Ann & Zed", ["Ann", "Zed"]), SideSetup("Cat & Yan", ["Cat", "Yan"])],
+        club=club,
+    )
+    casual = games.start_game("club", [SideSetup("Bo", ["Bo"]), SideSetup("Di", ["Di"])])
+    # Only the games the phone names count, and only the club's: the newest of them.
+    found = games.last_table(club, [first.secret, later.secret, casual.secret])
+    assert found == games.LastTable(later.played_on, [["Ann", "Zed"], ["Cat", "Yan"]])
+    assert games.last_table(club, [first.secret]).sides == [["Ann"], ["Cat"]]
+    assert games.last_table(club, [casual.secret]) is None
+    assert games.last_table(club, []) is None
+    # A member renamed since is named as the club lists them now; a guest as typed.
+    ann = next(m for m in club.members if m.name == "Ann")
+    ann.name = "Annie"
+    assert games.last_table(club, [later.secret]).sides == [["Annie", "Zed"], ["Cat", "Yan"]]

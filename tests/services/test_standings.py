@@ -160,9 +160,12 @@ def test_a_members_results_oldest_first(night):
     ann = night.club.members[0]
     assert standings.results_of(ann, Filters()) == [
         Result(night.first.id, night.first.secret, MARCH, "club", "Ann", 2000, True),
-        Result(night.third.id, night.third.secret, APRIL, "club", "Ann", 2000, True),
+        Result(night.third.id, night.third.secret, APRIL, "club", "Ann", 2000, True, "Thursday"),
         Result(night.fourth.id, night.fourth.secret, MAY, "classic", "Us", 2000, True),
     ]
+    # Named as the club calls each game's rules: its saved rule set, else the preset.
+    rules = [r.rules for r in standings.results_of(ann, Filters())]
+    assert rules == ["Club individual", "Thursday", "Classic partnership"]
     assert [r.game_id for r in standings.results_of(ann, Filters(), limit=2)] == [
         night.third.id,
         night.fourth.id,

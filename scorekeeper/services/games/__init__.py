@@ -2,7 +2,7 @@
 
 replay        a game as the engine sees it (rules, table, sides, entries) and where it stands
 loading       a game loaded with all that scoring reads; a game in brief for lists
-starting      a new game checked and started; who deals first
+starting      a new game checked and started; who deals first; who sat at a phone's last game
 recording     a whole game at once (an import, the demo club); a game deleted
 again         Play again: a finished game's one next game
 fingerprints  recognising a game already held
@@ -38,14 +38,17 @@ from scorekeeper.services.games.replay import (
 )
 from scorekeeper.services.games.starting import (
     GameRefused,
+    LastTable,
     SideSetup,
     choose_first_dealer,
+    last_table,
     now,
     rules_for,
     start_game,
 )
 from scorekeeper.services.games.words import (
     changed_rules,
+    rules_called,
     rules_described,
     rules_title,
     summary_text,
@@ -55,6 +58,7 @@ from scorekeeper.services.games.words import (
 __all__ = [
     "GameRefused",
     "GameSummary",
+    "LastTable",
     "NextGame",
     "SideSetup",
     "changed_rules",
@@ -69,12 +73,14 @@ __all__ = [
     "get_game",
     "held_fingerprints",
     "keep_progress",
+    "last_table",
     "next_game_of",
     "now",
     "play_again",
     "progress_corrected",
     "progress_of",
     "record_game",
+    "rules_called",
     "rules_described",
     "rules_for",
     "rules_of",

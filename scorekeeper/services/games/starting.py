@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
+from sqlalchemy import select
+
 from scorekeeper import rules as engine
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Game, Player, SavedRules, Side
@@ -30,6 +32,14 @@ class SideSetup:
 
     name: str
     players: list[str]
+
+
+@dataclass(frozen=True)
+class LastTable:
+    """Who sat at a phone's last game of a club: each side's players, as the club names them."""
+
+    played_on: date
+    sides: list[list[str]]
 
 
 def now() -> datetime:
@@ -165,3 +175,22 @@ def choose_first_dealer(game: Game, seat: int) -> None:
     game.first_dealer = seat
     game.live_version = Game.live_version + 1  # the table's phones show who deals now
     db.session.commit()
+
+
+def last_table(club: Club, secrets: Sequence[str]) -> LastTable | None:
+    """The players of the newest of these games (the ones a phone started or opened) that this
+    club played, each by the name the club knows them by now; None if the phone played none."""
+    if not secrets:
+        return None
+    query = (
+        select(Game)
+        .where(Game.club_id == club.id, Game.secret.in_(list(secrets)))
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .limit(1)
+    )
+    game = db.session.execute(query).scalar_one_or_none()
+    if game is None:
+        return None
+    # A member renamed since is offered by the name the club's list shows now.
+    sides = [[p.member.name if p.member else p.name for p in side.players] for side in game.sides]
+    return LastTable(game.played_on, sides)

@@ -40,7 +40,14 @@ def changed_rules(game: Game) -> list[tuple[str, str, str]]:
 
 def rules_title(game: Game) -> str:
     """The name a game's rules go by: the club's saved rule set, else the preset's."""
-    return game.rules_name or rules_of(game).name
+    return rules_called(game.rules_name, game.ruleset)
+
+
+def rules_called(rules_name: str | None, ruleset: str) -> str:
+    """What a club calls a game's rules, from the game's two columns: the saved rule set's name
+    it started with ("Thursday rules"), else its preset's ("Classic partnership")."""
+    preset = engine.PRESETS.get(ruleset)
+    return rules_name or (preset.name if preset else ruleset)
 
 
 def winners_text(game: Game, progress: Progress) -> str:

@@ -11,6 +11,7 @@ from scorekeeper.web.access import (
     MY_TABLES_KEPT,
     Level,
     code_matches,
+    holds_table_link,
     organiser,
     remember_table,
 )
@@ -63,14 +64,23 @@ def table_link(slug: str, code: str):
     club = clubs.club_by_slug(slug)
     if club is None or not code_matches(club, code):
         abort(404)
+    if request.method == "GET" and holds_table_link(club):
+        # Scanned again at the next club night: the phone keeps it already, straight on.
+        return redirect(url_for(".overview", slug=slug))
     form = ActionForm()
     if form.validate_on_submit():
         remember_table(club)
         flash(f"This phone can now start games and enter deals for {club.name}.")
+        if request.form.get("then") == "start":
+            return redirect(url_for("games.new_club_game", slug=slug))
         return redirect(url_for(".overview", slug=slug))
     status = 422 if request.method == "POST" else 200
     return render_template(
-        "clubs/table_link.html", club=club, form=form, tables_kept=MY_TABLES_KEPT
+        "clubs/table_link.html",
+        club=club,
+        form=form,
+        tables_kept=MY_TABLES_KEPT,
+        default=clubs.default_rules(club),
     ), status
 
 

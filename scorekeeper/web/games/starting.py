@@ -10,15 +10,17 @@ from scorekeeper import rules as engine
 from scorekeeper.plumbing.models import Club
 from scorekeeper.rules import Refusal
 from scorekeeper.services import clubs, creations, games
-from scorekeeper.web.access import Level, remember_game, require
+from scorekeeper.web.access import Level, my_games, remember_game, require
 from scorekeeper.web.creating import too_many
 from scorekeeper.web.errors import refilled_when_expired
 from scorekeeper.web.forms import (
     MAX_SIDES_ON_FORM,
     house_rules_of,
     knob_field,
+    most_seats,
     new_game_form,
     rules_from_args,
+    seated_from,
     seats,
 )
 from scorekeeper.web.games import DIGITS, bp
@@ -52,7 +54,10 @@ def _new_game(club: Club | None):
     start_from = games.rules_of_saved(saved) if saved else rules_from_args(rules, request.args)
     members = [m for m in club.members if not m.archived] if club else None
     formdata = request.form if request.method == "POST" else None
-    form = new_game_form(rules, formdata, members, start_from)
+    # A club game starts with the players of this phone's last game of the club filled in.
+    last = games.last_table(club, [g.secret for g in my_games()]) if club else None
+    seated = seated_from(last.sides, rules, members) if last and not formdata else None
+    form = new_game_form(rules, formdata, members, start_from, seated)
     problems: list[str] = []
     if form.validate_on_submit():
         # Counted with the game, in its transaction: a game refused below is not counted.
@@ -88,6 +93,8 @@ def _new_game(club: Club | None):
         knob_field=knob_field,
         club=club,
         seats=seats(rules),
+        most_seats=most_seats(rules),
+        last=last if seated else None,
     ), status
 
 
