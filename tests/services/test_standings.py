@@ -189,3 +189,53 @@ def test_a_seasons_filters_are_its_dates(club):
         start=APRIL, end=date(2025, 6, 30), ruleset="club"
     )
     assert Filters.for_season(None, member_id=3) == Filters(member_id=3)
+
+
+# --- who is not yet ranked: the line above the standings --------------------------------------
+
+
+def line(player: str, games: int, wins: int = 0) -> standings.Standing:
+    """A member's line with only games and wins that count for this (the rest 0)."""
+    return standings.Standing(len(player), player, games, wins, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+def test_unranked_are_named_nearest_first_and_the_threshold_is_the_clubs(night):
+    clubs.update_settings(night.club, name="Tuesday Club", public=False, min_games=4)
+    rows = standings.standings(night.club, Filters())
+    # Nobody has 4 games: each of the three is named, the most games first, then by name.
+    stated = standings.unranked(night.club, rows)
+    assert (stated.needed, stated.ranked, stated.more) == (4, 0, 0)
+    assert [(r.player, r.games) for r in stated.named] == [("Ann", 3), ("Bob", 3), ("Cat", 3)]
+
+    clubs.update_settings(night.club, name="Tuesday Club", public=False, min_games=2)
+    rows = standings.standings(night.club, Filters(end=date(2025, 3, 31)))
+    stated = standings.unranked(night.club, rows)
+    assert (stated.needed, stated.ranked, stated.more) == (2, 1, 0)
+    assert [(r.player, r.games) for r in stated.named] == [("Ann", 1), ("Bob", 1)]
+
+
+def test_many_unranked_name_a_few_and_count_the_rest(night):
+    # Seven below 3 games, listed by win rate (Gil and Hal first); named by games, then name.
+    rows = standings.rank(
+        [line("Ann", 5, 1), line("Bob", 2)]
+        + [line("Cat", 1), line("Dan", 2), line("Eve", 1), line("Fay", 1)]
+        + [line("Gil", 1, 1), line("Hal", 2, 2)],
+        "win_rate",
+        night.club.min_games_ranked,
+    )
+    stated = standings.unranked(night.club, rows)
+    assert (stated.needed, stated.ranked) == (3, 1)
+    assert [r.player for r in stated.named] == ["Bob", "Dan", "Hal"]
+    assert stated.more == standings.UNRANKED_NAMED + 1 == 4
+    # One more than the few named is named too, rather than "and 1 more".
+    stated = standings.unranked(night.club, rows[:5])
+    assert [r.player for r in stated.named] == ["Bob", "Hal", "Cat", "Gil"]
+    assert stated.more == 0
+
+
+def test_everyone_ranked_names_nobody(night):
+    rows = standings.standings(night.club, Filters())
+    assert standings.unranked(night.club, rows) == standings.Unranked(3, 3, (), 0)
+    clubs.update_settings(night.club, name="Tuesday Club", public=False, min_games=0)
+    rows = standings.standings(night.club, Filters(start=MAY))
+    assert standings.unranked(night.club, rows) == standings.Unranked(0, 3, (), 0)

@@ -89,7 +89,7 @@ def overview(slug: str):
     """The club at a glance: games in progress, this season's leaders, recent games."""
     club, level = club_or_404(slug)
     form, chosen = filters(club)
-    leaders = club_standings.standings(club, chosen)[:5]
+    ranked = club_standings.standings(club, chosen)
     recent, _ = club_standings.history(club, club_standings.Filters())
     playing = club_standings.in_progress(club) if level >= Level.TABLE else []
     return render_template(
@@ -97,7 +97,8 @@ def overview(slug: str):
         club=club,
         level=level,
         Level=Level,
-        leaders=leaders,
+        leaders=ranked[:5],
+        unranked=club_standings.unranked(club, ranked),
         recent=recent[:5],
         playing=playing,
         filters=chosen,

@@ -22,6 +22,7 @@ def standings(slug: str):
         level=level,
         form=form,
         rows=rows,
+        unranked=club_standings.unranked(club, rows),
         sort=sort if sort in club_standings.SORTS else "win_rate",
         sorts=club_standings.SORTS,
         filters=chosen,
