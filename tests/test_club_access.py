@@ -331,6 +331,22 @@ ROUTES = {
         body={"data": {"name": "Mallory"}},
         allowed={"data": {"name": ""}},
     ),
+    "add members": R(
+        "POST",
+        "/clubs/{slug}/members",
+        ORGANISER,
+        422,
+        body={"data": {"names": "Mallory, Trent", "confirm": "yes"}},
+        allowed={"data": {"names": " , "}},
+    ),
+    "rename member": R(
+        "POST",
+        "/clubs/{slug}/members/{member}/rename",
+        ORGANISER,
+        422,
+        body={"data": {"new_name": "Mallory"}},
+        allowed={"data": {"new_name": ""}},
+    ),
     "archive member": R(
         "POST", "/clubs/{slug}/members/{member}/archive", ORGANISER, organiser=False
     ),

@@ -338,6 +338,7 @@ def test_the_views_marked_to_come_back_filled_in(app):
         "clubs.delete_rule_set",
         "clubs.default_rule_set",
         "clubs.members",
+        "clubs.rename_member",
         "clubs.seasons",
         "clubs.settings",
         "clubs.import_records",

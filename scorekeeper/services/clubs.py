@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import unicodedata
 from collections.abc import Mapping
 from datetime import date
 from typing import Any
@@ -40,6 +41,12 @@ SLUG_HELP = (
     f"The web address must be {MIN_SLUG} to {MAX_SLUG} lowercase letters, digits or hyphens, "
     "starting with a letter or digit."
 )
+# Letters that NFKD does not part into a plain letter and its accent, as an address spells them.
+_SPELLED = str.maketrans(
+    {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i"}
+)
+# The furthest -2, -3... a suggested address counts to.
+MOST_SUGGESTED = 9999
 
 
 class ClubRefused(ValueError):
@@ -78,16 +85,66 @@ def club_by_slug(slug: str) -> Club | None:
     return db.session.execute(select(Club).where(Club.slug == slug)).scalar_one_or_none()
 
 
+def slugify(name: str, most: int = MAX_SLUG) -> str:
+    """The web address a name suggests ("Tuesday Club" is tuesday-club): accents folded, every
+    run of anything but a to z and digits one hyphen, cut to `most` (between words if it can);
+    "" for under MIN_SLUG.
+
+    static/slug.js makes the same as the club's name is typed (tests/browser/test_members.py).
+    """
+    spelled = unicodedata.normalize("NFKD", name.lower().translate(_SPELLED))
+    plain = "".join(c for c in spelled if not unicodedata.category(c).startswith("M")).lower()
+    slug = re.sub(r"[^a-z0-9]+", "-", plain).strip("-")
+    if len(slug) > most:
+        # Cut between words where the part kept has a hyphen, else within the one word.
+        cut = slug[:most]
+        whole = slug[most] == "-" or "-" not in cut
+        slug = (cut if whole else cut[: cut.rindex("-")]).rstrip("-")
+    return slug if len(slug) >= MIN_SLUG else ""
+
+
+def free_slug(name: str) -> str:
+    """The address the name suggests, or the first of it -2, -3... no club has ("" for none)."""
+    base = slugify(name)
+    if not base:
+        return ""
+    # Every candidate starts with the name cut for the longest ending: one query finds them all.
+    stem = slugify(name, MAX_SLUG - len(f"-{MOST_SUGGESTED}"))
+    taken = set(db.session.execute(select(Club.slug).where(Club.slug.startswith(stem))).scalars())
+    for number in range(1, MOST_SUGGESTED + 1):
+        ending = f"-{number}" if number > 1 else ""
+        candidate = slugify(name, MAX_SLUG - len(ending)) + ending
+        if candidate not in taken:
+            return candidate
+    return ""
+
+
+class SlugTaken(ClubRefused):
+    """The web address asked for is another club's; `free` is the next one free ("" for none)."""
+
+    def __init__(self, slug: str, free: str) -> None:
+        said = f"The web address {slug} is taken"
+        super().__init__(f"{said}: {free} is free." if free else f"{said}.")
+        self.free = free
+
+
 def create_club(name: str, slug: str, organiser: Organiser, *, public: bool = False) -> Club:
-    """A new club, run by the organiser who created it."""
+    """A new club, run by the organiser who created it; a blank address takes the one its name
+    suggests (`free_slug`)."""
     name, slug = name.strip(), slug.strip().lower()
     _check_name(name, "Club name")
     if not 1 <= len(name) <= MAX_CLUB_NAME:
         raise ClubRefused(f"A club needs a name of up to {MAX_CLUB_NAME} characters.")
+    if not slug:
+        slug = free_slug(name)
+        if not slug:
+            raise ClubRefused(
+                "The name has too few letters a to z or digits to make a web address: type one."
+            )
     if not SLUG.fullmatch(slug):
         raise ClubRefused(SLUG_HELP)
     if club_by_slug(slug) is not None:
-        raise ClubRefused(f"The web address {slug} is taken.")
+        raise SlugTaken(slug, free_slug(slug))
     club = Club(name=name, slug=slug, table_code=new_table_code(), standings_public=public)
     club.organisers.append(organiser)
     db.session.add(club)

@@ -86,7 +86,8 @@ def test_create_club_refuses_and_keeps_nothing(olga, name, slug, message):
 def test_a_taken_web_address_is_refused(olga, club):
     with pytest.raises(ClubRefused) as refused:
         clubs.create_club("Another Club", "TUESDAY", olga)
-    assert str(refused.value) == "The web address tuesday is taken."
+    assert str(refused.value) == "The web address tuesday is taken: tuesday-2 is free."
+    assert refused.value.free == "tuesday-2"
     assert kept(select(Club.name)) == [("Tuesday Club",)]
 
 

@@ -6,7 +6,15 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from wtforms import BooleanField, DateField, IntegerField, SelectField, StringField
+from wtforms import (
+    BooleanField,
+    DateField,
+    HiddenField,
+    IntegerField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from scorekeeper.rules import RuleSet
@@ -23,8 +31,13 @@ class ClubForm(FlaskForm):
     name = StringField("Club name", validators=CLUB_NAME)
     slug = StringField(
         "Web address",
-        validators=[DataRequired(), Length(min=MIN_SLUG, max=MAX_SLUG)],
-        description="Lowercase letters, digits and hyphens: /clubs/your-address",
+        validators=[Optional(), Length(min=MIN_SLUG, max=MAX_SLUG)],
+        description=(
+            "Lowercase letters, digits and hyphens: /clubs/your-address. "
+            "Made from the club's name unless you type one."
+        ),
+        # static/slug.js fills it in from the name as it is typed.
+        render_kw={"data-slug-from": "name", "autocapitalize": "none", "spellcheck": "false"},
     )
     public = BooleanField("Anyone may see the standings and history")
 
@@ -44,6 +57,20 @@ class NameForm(FlaskForm):
     """One name: a member, or an organiser's username."""
 
     name = StringField("Name", validators=NAME)
+
+
+class MembersForm(FlaskForm):
+    """New members as a list (services/members.py reads it); `confirm` sends it again, the names
+    that look like another's confirmed."""
+
+    names = TextAreaField("New members", render_kw={"rows": 4, "autocapitalize": "words"})
+    confirm = HiddenField()
+
+
+class RenameForm(FlaskForm):
+    """A member's new name (services/members.rename_member checks it)."""
+
+    new_name = StringField("New name")
 
 
 class MergeForm(FlaskForm):

@@ -1,4 +1,5 @@
-"""A club's members: the list, one member's page, and archiving, merging or deleting one."""
+"""A club's members: the list (added many at once), one member's page, and renaming,
+archiving, merging or deleting one."""
 
 from __future__ import annotations
 
@@ -7,12 +8,13 @@ from markupsafe import Markup
 
 from scorekeeper.plumbing.models import Club, Member
 from scorekeeper.services import clubs
+from scorekeeper.services import members as club_members
 from scorekeeper.services import standings as club_standings
 from scorekeeper.web import svg_charts
 from scorekeeper.web.access import Level, require
 from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.clubs.filters import filters
-from scorekeeper.web.clubs.forms import MergeForm, NameForm
+from scorekeeper.web.clubs.forms import MembersForm, MergeForm, NameForm, RenameForm
 from scorekeeper.web.errors import refilled_when_expired
 from scorekeeper.web.forms import ActionForm
 
@@ -22,25 +24,61 @@ CHANGES = ("archive", "restore", "merge", "delete")
 @bp.route("/<slug>/members", methods=["GET", "POST"])
 @refilled_when_expired
 def members(slug: str):
-    """The member list; organisers add members here."""
+    """The member list; organisers add members here, a whole list at once.
+
+    A list that names someone like a member (or like another of the list) comes back asking
+    (200, nothing saved) until it is sent again confirmed. A lone `name` (the form before the
+    list, issue 28) still adds one member.
+    """
     club, level = club_or_404(slug)
-    form = NameForm()
+    form = MembersForm()
+    unsure = None
     if request.method == "POST":
         require(club, Level.ORGANISER)
+        if "names" not in request.form and "name" in request.form:
+            return _add_one(club, form)
         if form.validate_on_submit():
-            try:
-                added = clubs.add_member(club, form.name.data)
-            except clubs.ClubRefused as exc:
-                form.name.errors.append(str(exc))
+            outcome = club_members.add_members(
+                club, form.names.data or "", confirmed=form.confirm.data == "yes"
+            )
+            if isinstance(outcome, club_members.Added):
+                flash(outcome.summary())
+                return redirect(url_for(".members", slug=slug, _anchor="member-list"))
+            if isinstance(outcome, club_members.Unsure):
+                unsure = outcome.listed
             else:
-                flash(f"{added.name} added.")
-                return redirect(url_for(".members", slug=slug))
+                form.names.errors = list(outcome.problems)
+    return _members_page(club, level, form, unsure)
+
+
+def _add_one(club: Club, form: MembersForm):
+    """One member from a lone `name`; refused, the list's field shows it and why."""
+    one = NameForm()
+    if one.validate_on_submit():
+        try:
+            added = clubs.add_member(club, one.name.data)
+        except clubs.ClubRefused as exc:
+            one.name.errors.append(str(exc))
+        else:
+            flash(f"{added.name} added.")
+            return redirect(url_for(".members", slug=club.slug, _anchor="member-list"))
+    form.names.data = one.name.data
+    form.names.errors = list(one.name.errors)
+    if "csrf_token" in one:  # (the tests' app may check none)
+        form.csrf_token.errors = list(one.csrf_token.errors)
+    return _members_page(club, Level.ORGANISER, form, None)
+
+
+def _members_page(club: Club, level: Level, form: MembersForm, unsure):
+    """The member list, the form with any refusal beside it (422), or the question (200)."""
     return render_template(
         "clubs/members.html",
         club=club,
         level=level,
         Level=Level,
         form=form,
+        unsure=unsure,
+        alike_rule=club_members.ALIKE_RULE,
         action=ActionForm(),
     ), 422 if form.errors else 200
 
@@ -52,6 +90,32 @@ def member(slug: str, member_id: int):
     target = clubs.member(club, member_id)
     if target is None:
         abort(404)
+    rename = RenameForm(formdata=None, data={"new_name": target.name})
+    return _member_page(club, level, target, rename)
+
+
+@bp.post("/<slug>/members/<int:member_id>/rename")
+@refilled_when_expired
+def rename_member(slug: str, member_id: int):
+    """Rename a member (organisers only): their games say the new name too."""
+    club, level = club_or_404(slug, Level.ORGANISER)
+    target = clubs.member(club, member_id)
+    if target is None:
+        abort(404)
+    rename = RenameForm()
+    if rename.validate_on_submit():
+        try:
+            old = club_members.rename_member(target, rename.new_name.data or "")
+        except clubs.ClubRefused as exc:
+            rename.new_name.errors.append(str(exc))
+        else:
+            flash(f"{old} is now called {target.name}, in every game they played.")
+            return redirect(url_for(".member", slug=slug, member_id=member_id))
+    return _member_page(club, level, target, rename), 422
+
+
+def _member_page(club: Club, level: Level, target: Member, rename: RenameForm):
+    """The member's page, the rename form as sent (its refusal beside it) or holding the name."""
     form, chosen = filters(club)
     results = club_standings.results_of(target, chosen)
     rows = club_standings.standings(club, chosen)
@@ -72,6 +136,7 @@ def member(slug: str, member_id: int):
         played=clubs.games_of_member(target),
         action=ActionForm(),
         merge=merge_form(club, target),
+        rename=rename,
     )
 
 

@@ -47,6 +47,8 @@ def new():
             )
         except clubs.ClubRefused as exc:
             form.slug.errors.append(str(exc))
+            if isinstance(exc, clubs.SlugTaken) and exc.free:
+                form.slug.data = exc.free  # one tap on Create takes it
         else:
             flash(f"{club.name} is ready. Add your members, then share the table link.")
             return redirect(url_for(".members", slug=club.slug))
