@@ -5,7 +5,7 @@ then times the scoreboard page (`/t/<secret>`), its JSON twin (`/api/v1/games/<i
 `X-Game-Key: <secret>`) and a bare Flask route, alternating, one request per connection.
 Prints the medians, p95s, each answer's size (and gzipped, as a phone receives it) and the
 ratio to the bare route; then what drawing the QR code of the game's link (segno, as
-`scorekeeper/web/invite.py` does for `/t/<secret>/invite.svg`; before issue 18 every scoreboard
+`scorekeeper/web/sharing.py` draws it for `/t/<secret>/invite.svg`; before issue 18 every scoreboard
 drew it into the page) takes in process.
 
     .venv/bin/python bench/scoreboard.py [--requests 200]
@@ -62,7 +62,7 @@ def gzipped(port: int, path: str, headers: dict[str, str] | None = None) -> int:
 
 def qr_code_time(link: str, times: int = 200) -> list[float]:
     """Seconds to draw the QR code of this link, as `/t/<secret>/invite.svg` does."""
-    from scorekeeper.web.invite import qr_svg
+    from scorekeeper.web.sharing import qr_svg
 
     for _ in range(20):
         qr_svg(link, "warm-up")

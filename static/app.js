@@ -5,7 +5,9 @@
 // in scripts of their own. form.js enhances the deal, line and new-game forms; live.js (loaded
 // by the game's pages, templates/_live.html) keeps every phone at the table in step; and
 // offline.js (the deals waiting to send, the pages kept for no signal) is only loaded once the
-// service worker (static/sw.js) looks after the page, which a first visit never is.
+// service worker (static/sw.js) looks after the page, which a first visit never is. Copy and
+// Share are here, a few lines that a game's pages and a club's settings share (issue 28): one
+// copy, and no script of their own to fetch.
 (function () {
   "use strict";
   var hf = (window.hf = window.hf || {});
@@ -47,6 +49,33 @@
   // Whether this page's requests get through: a page the worker showed from the phone starts
   // without signal (sw.js marks it). live.js keeps it up to date.
   hf.signal = !document.documentElement.hasAttribute("data-from-phone");
+
+  // Copy and Share: a game's link and result (the scoreboard), a club's table link (its
+  // settings). The phone's share sheet for a [data-share] button where it has one, else the
+  // clipboard, where the phone lets a page write it. app.css shows the buttons from the start;
+  // a phone that can do neither loses them (html.no-copy, no-share). Listened for on the
+  // document: a scoreboard brought up to date in place (live.js) has new buttons.
+  var copies = !!(navigator.clipboard && window.isSecureContext);
+  var shares = !!navigator.share;
+  if (!copies) { document.documentElement.classList.add("no-copy"); }
+  if (!shares) { document.documentElement.classList.add("no-share"); }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-copy]");
+    if (!button) { return; }
+    var said = button.parentNode.querySelector("[data-copied]");
+    var text = document.getElementById(button.dataset.copy).value;
+    function say(words) { if (said) { said.textContent = words; } }
+    function copy() {
+      if (!copies) { return say("Select the text and copy it."); }
+      navigator.clipboard.writeText(text).then(function () { say("Copied."); },
+        function () { say("Select the text and copy it."); });
+    }
+    if (!shares || !button.hasAttribute("data-share")) { return copy(); }
+    // Closing the share sheet is the person's choice, not a failure to copy around.
+    navigator.share({ text: text }).then(function () { say("Shared."); },
+      function (error) { if (error.name !== "AbortError") { copy(); } });
+  });
+  document.querySelectorAll("[data-copy]").forEach(function (button) { button.hidden = false; });
 
   // A double tap on a save button sends the form once.
   document.querySelectorAll("form[method=post]").forEach(function (f) {

@@ -41,33 +41,6 @@
   }
   heard(hf.signal);
 
-  // The scoreboard's Invite the table and Share the result: the phone's share sheet for a
-  // [data-share] button where it has one, else the clipboard, where the phone lets a page write
-  // it. app.css shows the buttons from the start; a phone that can do neither loses them
-  // (html.no-copy, no-share). Listened for on the document: a scoreboard brought up to date
-  // in place (refreshPage below) has new buttons.
-  var copies = !!(navigator.clipboard && window.isSecureContext);
-  var shares = !!navigator.share;
-  if (!copies) { document.documentElement.classList.add("no-copy"); }
-  if (!shares) { document.documentElement.classList.add("no-share"); }
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("[data-copy]");
-    if (!button) { return; }
-    var said = button.parentNode.querySelector("[data-copied]");
-    var text = document.getElementById(button.dataset.copy).value;
-    function say(words) { if (said) { said.textContent = words; } }
-    function copy() {
-      if (!copies) { return say("Select the text and copy it."); }
-      navigator.clipboard.writeText(text).then(function () { say("Copied."); },
-        function () { say("Select the text and copy it."); });
-    }
-    if (!shares || !button.hasAttribute("data-share")) { return copy(); }
-    // Closing the share sheet is the person's choice, not a failure to copy around.
-    navigator.share({ text: text }).then(function () { say("Shared."); },
-      function (error) { if (error.name !== "AbortError") { copy(); } });
-  });
-  document.querySelectorAll("[data-copy]").forEach(function (button) { button.hidden = false; });
-
   function device() {
     var id = store.getItem("hf-device");
     // Made as a page's key is, in the form the server takes (deals.FORM_KEY, in data-key).

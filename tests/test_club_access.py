@@ -312,6 +312,11 @@ ROUTES = {
         body={"data": {"name": "Taken", "public": "y", "min_games": "0"}},
         allowed={"data": {"name": "", "min_games": "0"}},
     ),
+    # The table link as its organisers share it (issue 28): a table-link holder neither sees it
+    # nor replaces it (403, as the settings), a stranger finds nothing (404 in a private club).
+    "table link QR": R("GET", "/clubs/{slug}/table/{code}/qr.svg", ORGANISER),
+    "table card": R("GET", "/clubs/{slug}/settings/table-card", ORGANISER),
+    "new table link, asked": R("GET", "/clubs/{slug}/settings/table-link", ORGANISER),
     "replace table link": R(
         "POST", "/clubs/{slug}/settings/table-link", ORGANISER, organiser=False
     ),
@@ -415,6 +420,7 @@ def call(client, route: Route, slug: str, world: World, body: dict[str, Any], **
     secrets = world.secrets[slug]
     names = {
         "slug": slug,
+        "code": world.codes[slug],
         **world.ids[slug],
         **{f"{which}_link": "/t/" + secret for which, secret in secrets.items()},
     }
@@ -603,8 +609,9 @@ def test_organiser_forms_need_the_csrf_token(app, client, quick):
         ids = _games("priv")
     before = snapshot(app)
     app.config["WTF_CSRF_ENABLED"] = True
+    # A new table link without its token comes back to its confirmation, saying why.
+    assert client.post("/clubs/priv/settings/table-link").status_code == 422
     for path in (
-        "/clubs/priv/settings/table-link",
         f"{link(app, ids['game'])}/delete",
         f"/clubs/priv/members/{ids['spare']}/delete",
         f"/clubs/priv/members/{ids['member']}/archive",

@@ -18,8 +18,7 @@ from test_private_links import _enter, _start, _start_club, _wrong_secret, matri
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Organiser
 from scorekeeper.services import clubs
-from scorekeeper.web.invite import QUIET_ZONE
-from scorekeeper.web.sharing import SIZE
+from scorekeeper.web.sharing import QUIET_ZONE, SIZE
 
 SVG = "image/svg+xml"
 

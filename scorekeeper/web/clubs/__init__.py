@@ -7,6 +7,7 @@ standings  the standings and the finished games
 members    the member list, one member's page; archiving, merging and deleting members
 seasons    the club's seasons
 settings   name, visibility, ranking threshold, the table link and organisers
+table_card the table link's QR code, its printable table card, a new link once confirmed
 records    the club's games, deals and standings as CSV, and a deals file read back in
 rule_sets  the club's own rule sets, their default and rule cards
 filters    which games the standings, history and exports count
@@ -65,4 +66,5 @@ from scorekeeper.web.clubs import (  # noqa: E402, F401
     seasons,
     settings,
     standings,
+    table_card,
 )

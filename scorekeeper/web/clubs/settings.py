@@ -1,5 +1,5 @@
 """A club's settings (organisers only): name, visibility, ranking threshold, the table link and
-who else runs the club."""
+who else runs the club. The table link's QR code, table card and replacing it: table_card.py."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from flask import flash, redirect, render_template, request, url_for
 
 from scorekeeper.plumbing.models import Club
 from scorekeeper.services import clubs
-from scorekeeper.web.access import Level, remember_table
+from scorekeeper.web.access import Level
 from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.clubs.forms import NameForm, SettingsForm
 from scorekeeper.web.errors import refilled_when_expired
-from scorekeeper.web.forms import ActionForm
+from scorekeeper.web.sharing import table_invitation
 
 
 @bp.route("/<slug>/settings", methods=["GET", "POST"])
@@ -30,13 +30,11 @@ def settings(slug: str):
         else:
             flash("Settings saved.")
             return redirect(url_for(".settings", slug=slug))
-    link = url_for(".table_link", slug=slug, code=club.table_code, _external=True)
     return render_template(
         "clubs/settings.html",
         club=club,
         form=form,
-        link=link,
-        action=ActionForm(),
+        invite=table_invitation(club),
         organiser_form=NameForm(prefix="organiser"),
     ), 422 if form.errors else 200
 
@@ -51,17 +49,6 @@ def settings_form(club: Club) -> SettingsForm:
         "min_games": club.min_games_ranked,
     }
     return SettingsForm(data=current)
-
-
-@bp.post("/<slug>/settings/table-link")
-def replace_link(slug: str):
-    """A new table link; the old one stops working at once."""
-    club, _ = club_or_404(slug, Level.ORGANISER)
-    if ActionForm().validate_on_submit():
-        clubs.replace_table_code(club)
-        remember_table(club)
-        flash("New table link made: the old one no longer works. Share the new one.")
-    return redirect(url_for(".settings", slug=slug))
 
 
 @bp.post("/<slug>/settings/organisers")
