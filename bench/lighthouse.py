@@ -138,7 +138,7 @@ def game_in_progress(port: int) -> str:
 
 
 def pages(port: int, secret: str) -> dict[str, str]:
-    """Every page Lighthouse can look at, by name."""
+    """Every page Lighthouse can look at, by name (ORGANISER_PAGES are looked at signed in)."""
     members = call(port, "GET", "/clubs/demo/members").text
     found = re.search(r'href="(/clubs/demo/members/\d+)"', members)
     if found is None:
@@ -153,12 +153,48 @@ def pages(port: int, secret: str) -> dict[str, str]:
         "club": "/clubs/demo",
         "standings": "/clubs/demo/standings",
         "member": found.group(1),
+        # The organiser's phone (issue 28): the demo club as its organiser sees it.
+        "club-members": "/clubs/demo/members",
+        "club-member": found.group(1),
+        "club-settings": "/clubs/demo/settings",
+        "club-table-card": "/clubs/demo/settings/table-card",
+        "club-new": "/clubs/new",
+        "club-game": "/clubs/demo/games/new",
     }
 
 
-def lighthouse(url: str, out: Path, chrome: str) -> None:
-    """Run Lighthouse on one URL, writing its JSON report to `out`."""
+# Looked at signed in as the demo club's organiser (its session cookie sent with every request).
+ORGANISER_PAGES = {
+    "club-members",
+    "club-member",
+    "club-settings",
+    "club-table-card",
+    "club-new",
+    "club-game",
+}
+TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+
+
+def organiser_cookie(port: int) -> str:
+    """The demo club's organiser signed in through the sign-in form: the session cookie."""
+    from scorekeeper.services.demo import ORGANISER, PASSWORD
+
+    form = call(port, "GET", "/login")
+    cookie = form.headers.get("set-cookie", "").split(";")[0]
+    token = TOKEN.search(form.text)
+    if not cookie or token is None:
+        raise RuntimeError("the sign-in form gave no session cookie or CSRF token")
+    fields = {"csrf_token": token.group(1), "username": ORGANISER, "password": PASSWORD}
+    signed = call(port, "POST", "/login", form=fields, headers={"Cookie": cookie})
+    if signed.status != 302:
+        raise RuntimeError(f"signing in as {ORGANISER}: {signed.status}")
+    return signed.headers.get("set-cookie", "").split(";")[0]
+
+
+def lighthouse(url: str, out: Path, chrome: str, cookie: str = "") -> None:
+    """Run Lighthouse on one URL, writing its JSON report to `out` (with `cookie`, signed in)."""
     env = {**os.environ, "CHROME_PATH": chrome}
+    signed_in = [f"--extra-headers={json.dumps({'Cookie': cookie})}"] if cookie else []
     done = subprocess.run(
         [
             str(LIGHTHOUSE),
@@ -169,6 +205,7 @@ def lighthouse(url: str, out: Path, chrome: str) -> None:
             "--output=json",
             f"--output-path={out}",
             "--quiet",
+            *signed_in,
         ],
         env=env,
         capture_output=True,
@@ -179,12 +216,14 @@ def lighthouse(url: str, out: Path, chrome: str) -> None:
         raise RuntimeError(f"lighthouse exited {done.returncode}: {done.stderr[-1500:]}")
 
 
-def measure(name: str, path: str, base: str, out: Path, chrome: str, runs: int) -> Result:
+def measure(
+    name: str, path: str, base: str, out: Path, chrome: str, runs: int, cookie: str = ""
+) -> Result:
     """Lighthouse `runs` times on one page; the run of median performance score stands."""
     found = []
     for run in range(runs):
         report = out / (f"{name}.json" if runs == 1 else f"{name}-{run + 1}.json")
-        lighthouse(base + path, report, chrome)
+        lighthouse(base + path, report, chrome, cookie)
         found.append(read_report(name, path, json.loads(report.read_text())))
     found.sort(key=lambda r: r.scores.get("performance") or 0.0)
     return found[(len(found) - 1) // 2]
@@ -297,7 +336,9 @@ def main() -> int:
         "--pages",
         default="",
         help="comma-separated page names (default: all): home, new-game, scoreboard, "
-        "deal-entry, rules, rule-card, club, standings, member",
+        "deal-entry, rules, rule-card, club, standings, member; signed in as the demo club's "
+        "organiser: club-members, club-member, club-settings, club-table-card, club-new, "
+        "club-game",
     )
     parser.add_argument("--keep-json", type=Path, help="keep each page's report in this folder")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2)")
@@ -335,12 +376,14 @@ def main() -> int:
             if unknown:
                 parser.error(f"unknown pages {unknown}; choose from {', '.join(known)}")
             base = f"http://127.0.0.1:{server.port}"
+            cookie = organiser_cookie(server.port) if ORGANISER_PAGES & set(chosen) else ""
             print(f"gunicorn -w {args.workers} on {base}; Lighthouse on {len(chosen)} pages")
             for name in chosen:
                 path = known[name]
                 print(f"  {name} ({path}) ...", flush=True)
                 try:
-                    results.append(measure(name, path, base, out, chrome, args.runs))
+                    signed_in = cookie if name in ORGANISER_PAGES else ""
+                    results.append(measure(name, path, base, out, chrome, args.runs, signed_in))
                 except (RuntimeError, subprocess.TimeoutExpired, KeyError, ValueError) as exc:
                     results.append(Result(name, path, error=f"{type(exc).__name__}: {exc}"))
         finally:
