@@ -34,7 +34,8 @@ MOST_AT_ONCE = 100
 CHANGED_FROM = 5
 # What parts the names of a list: a line break or a comma.
 SEPARATORS = re.compile(r"[,\r\n]")
-# How a side of two or more players is named when nobody typed its name (the new-game form).
+# How a side of two or more players is named when nobody typed its name: the new-game form
+# names it so (web/games/starting.py), and a rename rebuilds a name made so.
 PARTNERS = " & "
 
 ALIKE_RULE = (

@@ -10,6 +10,7 @@ from scorekeeper import rules as engine
 from scorekeeper.plumbing.models import Club
 from scorekeeper.rules import Refusal
 from scorekeeper.services import clubs, creations, games
+from scorekeeper.services.members import PARTNERS
 from scorekeeper.web.access import Level, my_games, remember_game, require
 from scorekeeper.web.creating import too_many
 from scorekeeper.web.errors import refilled_when_expired
@@ -127,7 +128,7 @@ def _side_row(form, index: int) -> games.SideSetup | None:
     players = [n for n in picked] + [p.strip() for p in listed.split(",") if p.strip()]
     if not name and not players:
         return None
-    return games.SideSetup(name or " & ".join(players), players or [name])
+    return games.SideSetup(name or PARTNERS.join(players), players or [name])
 
 
 def _place_setup(form, rows: list[int], refusals: Sequence[Refusal]) -> list[str]:
