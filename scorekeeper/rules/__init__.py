@@ -17,6 +17,18 @@ from .game import (
 )
 from .house import Knob, knobs, overrides_from
 from .lines import check_lines, sides_involved
+from .nights import (
+    History,
+    Round,
+    SeatingRefused,
+    Shape,
+    Table,
+    history_of,
+    plan_night,
+    plan_round,
+    table_sizes,
+    whist_schedule,
+)
 from .presets import PRESETS, ruleset, saved_ruleset
 from .refusals import DealRefused, Refusal
 from .ruleset import RulesError, RuleSet, held_to_ceilings
@@ -34,17 +46,22 @@ __all__ = [
     "DealRefused",
     "DealResult",
     "GameOver",
+    "History",
     "Knob",
     "Progress",
     "Refusal",
+    "Round",
     "RuleSet",
     "RulesError",
     "Seat",
+    "SeatingRefused",
+    "Shape",
     "dealer",
     "dealer_seat",
     "seating",
     "Side",
     "SideScore",
+    "Table",
     "check_deal",
     "check_lines",
     "check_setup",
@@ -52,14 +69,19 @@ __all__ = [
     "extend",
     "game_over",
     "held_to_ceilings",
+    "history_of",
     "knobs",
     "no_deal_now",
     "overrides_from",
+    "plan_night",
+    "plan_round",
     "play",
     "ruleset",
     "saved_ruleset",
     "score_deal",
     "score_side",
     "sides_involved",
+    "table_sizes",
     "too_long_to_change",
+    "whist_schedule",
 ]
