@@ -15,6 +15,13 @@ from .conftest import GAME_LINK, check_axe
 from .test_taps import Counted
 
 MOST_TAPS = 6
+# Ann & Bob v Cat & Dan, each picked from the members.
+TABLE = (
+    ("side0_member0", "Ann"),
+    ("side0_member1", "Bob"),
+    ("side1_member0", "Cat"),
+    ("side1_member1", "Dan"),
+)
 SLUG = "tuesday"
 SCOREBOARD = re.compile(GAME_LINK + r"(#.*)?$")
 # The page never scrolls sideways, and every field a phone types or picks in is big enough not
@@ -50,12 +57,7 @@ def test_a_returning_table_starts_a_club_game_in_six_taps_or_fewer(organiser_pho
     assert page.evaluate(SIDEWAYS) <= 0
     assert page.evaluate(SMALL_FIELDS) == []
     check_axe(page)
-    for field, member in (
-        ("side0_member0", "Ann"),
-        ("side0_member1", "Bob"),
-        ("side1_member0", "Cat"),
-        ("side1_member1", "Dan"),
-    ):
+    for field, member in TABLE:
         page.select_option(f"#{field}", member)
     first.tap(page.get_by_role("button", name="Start the game"), "start")
     expect(page).to_have_url(SCOREBOARD)
@@ -66,12 +68,7 @@ def test_a_returning_table_starts_a_club_game_in_six_taps_or_fewer(organiser_pho
     again = Counted(page)
     again.tap(page.get_by_role("link", name="Start a game with Thursday rules"), "start a game")
     expect(page.get_by_text("Filled in with the players of this phone's last game")).to_be_visible()
-    for field, member in (
-        ("side0_member0", "Ann"),
-        ("side0_member1", "Bob"),
-        ("side1_member0", "Cat"),
-        ("side1_member1", "Dan"),
-    ):
+    for field, member in TABLE:
         expect(page.locator(f"#{field}")).to_have_value(member)
     check_axe(page)
     again.tap(page.get_by_role("button", name="Start the game"), "start")
