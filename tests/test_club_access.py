@@ -317,6 +317,11 @@ ROUTES = {
     "table link QR": R("GET", "/clubs/{slug}/table/{code}/qr.svg", ORGANISER),
     "table card": R("GET", "/clubs/{slug}/settings/table-card", ORGANISER),
     "new table link, asked": R("GET", "/clubs/{slug}/settings/table-link", ORGANISER),
+    # Tonight's tables seated (issue 29): a GET form that saves nothing, the organisers' alone.
+    "night plan": R("GET", "/clubs/{slug}/nights/plan", ORGANISER),
+    "night plan seated": R(
+        "GET", "/clubs/{slug}/nights/plan?members={member}&members={other}&seat=1", ORGANISER, 422
+    ),
     "replace table link": R(
         "POST", "/clubs/{slug}/settings/table-link", ORGANISER, organiser=False
     ),

@@ -86,6 +86,7 @@ class World:
     line_flagged: str  # as lines_in, and Cat & Dan's line refused with it: Ann & Bob's flagged
     six_lines: str  # six sides, one deal in, five lines of the next in, one of them flagged
     empty_id: int  # the game with no deal yet, by id: deal 1 saved meanwhile
+    tonight: str  # nine of the demo club's members ticked, to seat tonight's tables
 
 
 def won(books: dict[str, int], melded: int) -> DealEntry:
@@ -201,6 +202,7 @@ def seed(app) -> World:
             line_flagged=path_of(line_flagged),
             six_lines=path_of(six_lines),
             empty_id=empty.id,
+            tonight="&".join(f"members={m.id}" for m in club.members[:9]) + "&seat=1",
         )
 
 
@@ -525,6 +527,8 @@ PAGES: dict[str, Callable] = {
     "club-member-organiser": as_organiser(C + "/members/{w.member}?season=all"),
     "club-seasons": as_organiser(C + "/seasons"),
     "club-settings": as_organiser(C + "/settings"),
+    "club-night-plan": as_organiser(C + "/nights/plan"),
+    "club-night-plan-seated": as_organiser(C + "/nights/plan?{w.tonight}"),
     "club-import": as_organiser(C + "/import"),
     "club-game-choose-rules": as_organiser(C + "/games/new?choose=1"),
     # The demo club's default saved rule set: its form, filled in, with no choice to make.

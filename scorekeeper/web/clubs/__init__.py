@@ -8,6 +8,7 @@ members    the member list, one member's page; archiving, merging and deleting m
 seasons    the club's seasons
 settings   name, visibility, ranking threshold, the table link and organisers
 table_card the table link's QR code, its printable table card, a new link once confirmed
+nights     tonight's tables seated from the members present (issue 29), nothing saved
 records    the club's games, deals and standings as CSV, and a deals file read back in
 rule_sets  the club's own rule sets, their default and rule cards
 filters    which games the standings, history and exports count
@@ -60,6 +61,7 @@ def club_helpers():
 # The views add their routes to bp as they are imported, so they come after it.
 from scorekeeper.web.clubs import (  # noqa: E402, F401
     members,
+    nights,
     overview,
     records,
     rule_sets,

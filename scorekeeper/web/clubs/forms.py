@@ -11,7 +11,9 @@ from wtforms import (
     DateField,
     HiddenField,
     IntegerField,
+    RadioField,
     SelectField,
+    SelectMultipleField,
     StringField,
     TextAreaField,
 )
@@ -103,6 +105,22 @@ class StandingsFilter(FlaskForm):
     start = DateField("From", validators=[Optional()])
     end = DateField("To", validators=[Optional()])
     ruleset = SelectField("Rule set", validators=[Optional()])
+
+
+class NightPlanForm(FlaskForm):
+    """Tonight's players, tables and rounds (a GET form: it changes nothing, so no CSRF).
+
+    The members' and shapes' choices are the club's (`web/clubs/nights.py`); whether a member
+    is the club's is the use case's to say (`services/nights.plan_for_tonight`), in words.
+    """
+
+    class Meta:
+        csrf = False
+
+    members = SelectMultipleField("Members here tonight", coerce=int, validate_choice=False)
+    guests = TextAreaField("Guests", render_kw={"rows": 2, "autocapitalize": "words"})
+    shape = RadioField("Tables", validate_choice=False)
+    rounds = IntegerField("Rounds", render_kw={"inputmode": "numeric", "min": 1, "max": 12})
 
 
 class SavedRulesForm(FlaskForm):
