@@ -5,6 +5,7 @@ clubs      a club, its organisers, members, seasons and saved rule sets
 games      a game, its sides and players, its deals and what each side entered
 standings  a member's figures per game and per club night, summed by the standings
 live       who is entering a deal, and each side's line of the next deal
+nights     a club night: its players, rounds and each round's tables' games
 guards     rows that count what one address does: failed sign-ins, link misses, creations
 """
 
@@ -24,6 +25,7 @@ from scorekeeper.plumbing.models.games import (
 )
 from scorekeeper.plumbing.models.guards import Creation, LinkMiss, LoginAttempt
 from scorekeeper.plumbing.models.live import DealPart, Entering
+from scorekeeper.plumbing.models.nights import Night, NightPlayer, NightRound, NightTable
 from scorekeeper.plumbing.models.standings import COUNTS, RESULT_FIGURES, MemberDay, MemberResult
 
 __all__ = [
@@ -43,6 +45,10 @@ __all__ = [
     "Member",
     "MemberDay",
     "MemberResult",
+    "Night",
+    "NightPlayer",
+    "NightRound",
+    "NightTable",
     "Organiser",
     "Player",
     "SavedRules",

@@ -1,0 +1,107 @@
+"""A club night kept (issue 29): its players, its rounds and each round's tables' games."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import JSON, Date, DateTime, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models.times import now, today
+from scorekeeper.rules.terms import MAX_NAME
+
+if TYPE_CHECKING:
+    from scorekeeper.plumbing.models.clubs import Club, Member
+    from scorekeeper.plumbing.models.games import Game
+
+
+class Night(db.Model):
+    """One evening of a club's tables: the rules every table plays, how it seats, its rounds."""
+
+    __tablename__ = "night"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"), index=True)
+    played_on: Mapped[date] = mapped_column(Date, default=today)
+    # The rules, as a game keeps them: the preset, its house rules, the saved rule set and its
+    # name then (kept if the saved rule set is renamed or deleted since).
+    ruleset: Mapped[str] = mapped_column(String(40))
+    house_rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    saved_rules_id: Mapped[int | None] = mapped_column(
+        ForeignKey("saved_rules.id", ondelete="SET NULL")
+    )
+    rules_name: Mapped[str | None] = mapped_column(String(MAX_NAME))
+    shape: Mapped[str] = mapped_column(String(16))  # services/nights.SHAPES: fours, sixes...
+    partners: Mapped[str] = mapped_column(String(16))  # rotating | fixed
+    rounds_planned: Mapped[int]
+    # How a round sat out counts in the night's standings: "no game" (not counted: ranked by
+    # the average of the games played) or "zero" (a game of 0 points).
+    sit_out: Mapped[str] = mapped_column(String(16))
+    # One more with every change (a round seated, a player come or gone): the board's ETag,
+    # with its tables' games' live versions.
+    version: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    club: Mapped[Club] = relationship()
+    players: Mapped[list[NightPlayer]] = relationship(
+        back_populates="night", order_by="NightPlayer.id", cascade="all, delete-orphan"
+    )
+    rounds: Mapped[list[NightRound]] = relationship(
+        back_populates="night", order_by="NightRound.number", cascade="all, delete-orphan"
+    )
+
+
+class NightPlayer(db.Model):
+    """Someone at the night: a member (None: a guest, or a member deleted since) and the name
+    they had that night; from which round, and after which round they left (None: still here)."""
+
+    __tablename__ = "night_player"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("night.id", ondelete="CASCADE"), index=True)
+    member_id: Mapped[int | None] = mapped_column(ForeignKey("member.id", ondelete="SET NULL"))
+    name: Mapped[str] = mapped_column(String(MAX_NAME))
+    from_round: Mapped[int] = mapped_column(default=1)
+    left_after: Mapped[int | None]
+
+    night: Mapped[Night] = relationship(back_populates="players")
+    member: Mapped[Member | None] = relationship()
+
+
+class NightRound(db.Model):
+    """A round seated: its number, and who sat it out (night_player ids)."""
+
+    __tablename__ = "night_round"
+    __table_args__ = (UniqueConstraint("night_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("night.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    sitting_out: Mapped[list[int]] = mapped_column(JSON, default=list)
+
+    night: Mapped[Night] = relationship(back_populates="rounds")
+    tables: Mapped[list[NightTable]] = relationship(
+        back_populates="round", order_by="NightTable.number", cascade="all, delete-orphan"
+    )
+
+
+class NightTable(db.Model):
+    """A table of a round: its number, its sides as seated (night_player ids, side by side, in
+    the game's order) and the game it plays (None once that game is deleted)."""
+
+    __tablename__ = "night_table"
+    __table_args__ = (UniqueConstraint("round_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("night_round.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    sides: Mapped[list[list[int]]] = mapped_column(JSON)
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("game.id", ondelete="SET NULL"), index=True
+    )
+
+    round: Mapped[NightRound] = relationship(back_populates="tables")
+    game: Mapped[Game | None] = relationship()
