@@ -1,0 +1,220 @@
+"""What a club night's board shows (issue 29): every table's game as it stands, the night's
+standings of players, the next round's seating once a round is over; and the board's version.
+
+Every table's figures come in one query from the sides' stored figures (`Side.final_total`,
+`deals_played`, `won`, kept in step with every deal saved): no game is replayed for the board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Game, Night, NightRound, NightTable, Side
+from scorekeeper.services import night_play
+from scorekeeper.services.members import PARTNERS
+from scorekeeper.services.night_play import NO_GAME, SIT_OUTS, NightRefused
+
+
+@dataclass(frozen=True)
+class BoardSide:
+    name: str
+    total: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class BoardTable:
+    """A table of a round: its sides as seated, and its game as it stands (if it has one)."""
+
+    number: int
+    sides: tuple[tuple[str, ...], ...]
+    secret: str | None = None
+    scores: tuple[BoardSide, ...] = ()
+    deals: int = 0
+    finished: bool = False
+
+    @property
+    def title(self) -> str:
+        """ "Ann & Bob v Cat & Dan"."""
+        return " v ".join(PARTNERS.join(side) for side in self.sides)
+
+
+@dataclass(frozen=True)
+class BoardRound:
+    number: int
+    tables: tuple[BoardTable, ...]
+    sitting_out: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's night: points, games counted, wins, rounds sat out, average per game."""
+
+    rank: int | None
+    name: str
+    points: int
+    games: int
+    wins: int
+    sat_out: int
+
+    @property
+    def average(self) -> int | None:
+        return round(self.points / self.games) if self.games else None
+
+
+@dataclass(frozen=True)
+class NightView:
+    night: Night
+    rounds: tuple[BoardRound, ...]
+    round_over: bool  # every table of the last round seated has finished (or none seated)
+    next_round: BoardRound | None  # the engine's seating of the next, once the last is over
+    why_no_next: str  # why none can be seated, in words ("" if one can, or the night is done)
+    standings: tuple[Standing, ...]
+    sit_out_rule: str
+    here: tuple[tuple[int, str], ...]  # (night player id, name) of those still here
+    gone: tuple[str, ...]
+
+    @property
+    def done(self) -> bool:
+        return self.round_over and len(self.rounds) >= self.night.rounds_planned
+
+
+def board_version(club_id: int, night_id: int) -> str | None:
+    """The board's ETag in one query: the night's version and its games' live versions (a deal
+    saved at any table raises one); None for no such night of this club."""
+    row = db.session.execute(
+        select(Night.version, func.coalesce(func.sum(Game.live_version), 0), func.count(Game.id))
+        .select_from(Night)
+        .outerjoin(NightRound, NightRound.night_id == Night.id)
+        .outerjoin(NightTable, NightTable.round_id == NightRound.id)
+        .outerjoin(Game, Game.id == NightTable.game_id)
+        .where(Night.id == night_id, Night.club_id == club_id)
+        .group_by(Night.version)
+    ).first()
+    return None if row is None else f"n{row[0]}.{row[1]}.{row[2]}"
+
+
+def night_view(night: Night) -> NightView:
+    """The night as its page and board show it: its players, then every table in one query."""
+    names = {p.id: p.name for p in night.players}
+    rows = db.session.execute(
+        select(
+            NightRound.number,
+            NightRound.sitting_out,
+            NightTable.number,
+            NightTable.sides,
+            Game.secret,
+            Game.finished_at,
+            Side.position,
+            Side.name,
+            Side.final_total,
+            Side.deals_played,
+            Side.won,
+        )
+        .select_from(NightRound)
+        .join(NightTable, NightTable.round_id == NightRound.id)
+        .outerjoin(Game, Game.id == NightTable.game_id)
+        .outerjoin(Side, Side.game_id == Game.id)
+        .where(NightRound.night_id == night.id)
+        .order_by(NightRound.number, NightTable.number, Side.position)
+    ).all()
+    rounds: dict[int, dict] = {}
+    tables: dict[tuple[int, int], dict] = {}
+    for row in rows:
+        (number, out, table, sides, secret, finished, position, name, total, deals, won) = row
+        rounds.setdefault(number, {"out": out, "tables": []})
+        here = tables.get((number, table))
+        if here is None:
+            here = {"number": table, "sides": sides, "secret": secret, "scores": [], "deals": 0}
+            here["finished"] = finished is not None
+            tables[number, table] = here
+            rounds[number]["tables"].append(here)
+        if position is not None:
+            here["scores"].append(BoardSide(name, total, won))
+            here["deals"] = deals
+    played = tuple(
+        BoardRound(
+            number,
+            tuple(
+                BoardTable(
+                    t["number"],
+                    tuple(tuple(names[i] for i in side) for side in t["sides"]),
+                    t["secret"],
+                    tuple(t["scores"]),
+                    t["deals"],
+                    t["finished"] or t["secret"] is None,
+                )
+                for t in kept["tables"]
+            ),
+            tuple(sorted((names[i] for i in kept["out"]), key=str.casefold)),
+        )
+        for number, kept in rounds.items()
+    )
+    over = all(t.finished for t in played[-1].tables) if played else True
+    upcoming, why = None, ""
+    if over and len(played) < night.rounds_planned:
+        try:
+            upcoming = _named(night_play.next_round(night), night)
+        except NightRefused as refused:
+            why = str(refused)
+    return NightView(
+        night,
+        played,
+        over,
+        upcoming,
+        why,
+        standings(night, played),
+        SIT_OUTS[night.sit_out],
+        tuple((p.id, p.name) for p in night.players if p.left_after is None),
+        tuple(p.name for p in night.players if p.left_after is not None),
+    )
+
+
+def _named(planned, night: Night) -> BoardRound:
+    by_key = {night_play.player_key(p): p.name for p in night.players}
+    return BoardRound(
+        planned.number,
+        tuple(
+            BoardTable(t.number, tuple(tuple(by_key[k] for k in side) for side in t.sides))
+            for t in planned.tables
+        ),
+        tuple(sorted((by_key[k] for k in planned.sitting_out), key=str.casefold)),
+    )
+
+
+def standings(night: Night, played: tuple[BoardRound, ...]) -> tuple[Standing, ...]:
+    """Every player's night, ranked by average per game (then points, then name).
+
+    A player's points are their side's total in each game they played (deals in progress too:
+    the board is live); a game counts once it has a deal. A round sat out is no game, or, as the
+    night was opened, a game of 0 points. Players are named by the name they came as.
+    """
+    points: dict[str, int] = {}
+    games: dict[str, int] = {}
+    wins: dict[str, int] = {}
+    out: dict[str, int] = {}
+    for p in night.players:
+        for kept in (points, games, wins, out):
+            kept.setdefault(p.name, 0)
+    for r in played:
+        for name in r.sitting_out:
+            out[name] += 1
+        for table in r.tables:
+            if not table.deals:
+                continue
+            for side, score in zip(table.sides, table.scores, strict=False):
+                for name in side:
+                    points[name] += score.total
+                    games[name] += 1
+                    wins[name] += score.won
+    counted = {n: games[n] + (0 if night.sit_out == NO_GAME else out[n]) for n in points}
+    rows = [Standing(None, n, points[n], counted[n], wins[n], out[n]) for n in points]
+    rows.sort(key=lambda s: (s.games == 0, -(s.points / s.games if s.games else 0), s.name))
+    ranked = []
+    for place, s in enumerate(rows, 1):
+        rank = place if s.games else None
+        ranked.append(Standing(rank, s.name, s.points, s.games, s.wins, s.sat_out))
+    return tuple(ranked)
