@@ -26,7 +26,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorekeeper import create_app
 from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import Club, Game, Organiser
+from scorekeeper.plumbing.models import Club, Game, Night, Organiser
 from scorekeeper.rules import DealEntry
 from scorekeeper.rules.terms import MIN_PASSWORD
 from scorekeeper.services import accounts, clubs
@@ -85,7 +85,19 @@ def _games(slug: str) -> dict[str, int]:
         played_on=date(2024, 4, 9),
     )
     members = {m.name: m.id for m in club.members}
+    # A club night (issue 29), no round seated yet.
+    night = Night(
+        club=club,
+        ruleset="classic",
+        shape="fours",
+        partners="rotating",
+        rounds_planned=1,
+        sit_out="no game",
+    )
+    db.session.add(night)
+    db.session.commit()
     return {
+        "night": night.id,
         "game": done.id,
         "live": live.id,
         "member": members["Ann"],
@@ -321,6 +333,37 @@ ROUTES = {
     "night plan": R("GET", "/clubs/{slug}/nights/plan", ORGANISER),
     "night plan seated": R(
         "GET", "/clubs/{slug}/nights/plan?members={member}&members={other}&seat=1", ORGANISER, 422
+    ),
+    # A club night kept (issue 29): the organisers open and run it; the table link sees it and
+    # its board, which link every table's game.
+    "new night": R("GET", "/clubs/{slug}/nights/new", ORGANISER),
+    "open night": R(
+        "POST",
+        "/clubs/{slug}/nights/new",
+        ORGANISER,
+        422,
+        body={
+            "data": {
+                "members": ["{member}", "{other}", "{spare}"],
+                "guests": "Zoe",
+                "rules": "classic",
+                "rounds": "1",
+                "partners": "rotating",
+                "sit_out": "no game",
+            }
+        },
+        allowed={"data": {"rules": "classic", "rounds": "13"}},
+    ),
+    "night": R("GET", "/clubs/{slug}/nights/{night}", TABLE),
+    "night board": R("GET", "/clubs/{slug}/nights/{night}/board", TABLE),
+    "seat a round": R("POST", "/clubs/{slug}/nights/{night}/seat", ORGANISER, organiser=False),
+    "night players": R(
+        "POST",
+        "/clubs/{slug}/nights/{night}/players",
+        ORGANISER,
+        422,
+        body={"data": {"guest": "Zoe"}},
+        allowed={"data": {"guest": " "}},
     ),
     "replace table link": R(
         "POST", "/clubs/{slug}/settings/table-link", ORGANISER, organiser=False

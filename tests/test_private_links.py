@@ -27,6 +27,7 @@ from scorekeeper.plumbing.models import (
     Game,
     LinkMiss,
     Member,
+    Night,
     Organiser,
 )
 from scorekeeper.services import clubs, links
@@ -231,7 +232,18 @@ def private_world(app, client):
         db.session.commit()
         club = clubs.create_club("Private club", "hidden", olga)
         member = clubs.add_member(club, "Mo")
-        club_id, member_id = club.id, member.id
+        # A club night (issue 29): its pages name the club and the night.
+        night = Night(
+            club=club,
+            ruleset="classic",
+            shape="fours",
+            partners="rotating",
+            rounds_planned=1,
+            sit_out="no game",
+        )
+        db.session.add(night)
+        db.session.commit()
+        club_id, member_id, night_id = club.id, member.id, night.id
         code = club.table_code
     # A club game, started with the table link (so a club table exists, as a stranger can't).
     table = app.test_client()
@@ -242,6 +254,7 @@ def private_world(app, client):
         "club_game": club_game,
         "club_id": club_id,
         "member_id": member_id,
+        "night_id": night_id,
         "game_id": _id_of(app, casual),
         "club_game_id": _id_of(app, club_game),
     }
@@ -260,7 +273,7 @@ def test_every_route_tried_without_credentials_reveals_and_changes_nothing(app, 
     changes nothing. Every other route is named in PUBLIC with why it is public."""
     app.config["WTF_CSRF_ENABLED"] = True
     before = _everything(app)
-    named = {"game_id", "secret", "slug", "member_id"}
+    named = {"game_id", "secret", "slug", "member_id", "night_id"}
     checked = 0
     for rule in app.url_map.iter_rules():
         if rule.endpoint in PUBLIC:
@@ -291,6 +304,7 @@ def _url(app, rule: Rule, world: dict[str, Any], real: bool) -> str:
     values = dict(VALUES)
     values["slug"] = "hidden" if real else "no-such-club"
     values["member_id"] = world["member_id"] if real else 987654
+    values["night_id"] = world["night_id"] if real else 987654
     values["game_id"] = world["club_game_id"] if real else 987654
     # A stranger has no secret: a real game is tried by its id and by a guessed secret.
     values["secret"] = _wrong_secret()

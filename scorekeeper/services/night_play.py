@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from sqlalchemy import select
+
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Night, NightPlayer, NightRound, NightTable, SavedRules
 from scorekeeper.rules import (
@@ -25,6 +27,7 @@ from scorekeeper.rules import (
     history_of,
     plan_round,
 )
+from scorekeeper.rules.terms import MAX_NAME
 from scorekeeper.services import clubs, games, nights
 from scorekeeper.services.members import PARTNERS, split_names
 from scorekeeper.services.names import name_problem
@@ -316,6 +319,10 @@ def add_player(night: Night, member_id: int | None = None, guest: str = "") -> N
     else:
         name = " ".join(guest.split())
         problem = name_problem(name, "The guest's name")
+        if problem is None and not name:
+            problem = "Choose the member come late, or type the guest's name."
+        if problem is None and len(name) > MAX_NAME:
+            problem = f"The guest's name is {len(name):,} characters long: at most {MAX_NAME}."
         member = next((m for m in club.members if m.name.casefold() == name.casefold()), None)
         if problem is None and member is not None:
             problem = f"{name} is a member: choose {member.name} from the members instead."
@@ -346,6 +353,12 @@ def player_leaves(night: Night, player_id: int) -> NightPlayer:
     night.version += 1
     db.session.commit()
     return player
+
+
+def nights_of(club: Club, most: int = 10) -> list[Night]:
+    """The club's newest nights, the newest first."""
+    query = select(Night).where(Night.club_id == club.id).order_by(Night.id.desc()).limit(most)
+    return list(db.session.execute(query).scalars())
 
 
 def night_of(club: Club, night_id: int) -> Night | None:

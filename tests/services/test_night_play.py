@@ -256,6 +256,10 @@ def test_comers_and_leavers_refused_in_words(club, ids):
         night_play.add_player(night, member_id=ids["Bob"])
     with pytest.raises(NightRefused, match="cat is a member: choose Cat from the members instead."):
         night_play.add_player(night, guest="cat")
+    with pytest.raises(NightRefused, match="Choose the member come late, or type the guest's"):
+        night_play.add_player(night, guest="  ")
+    with pytest.raises(NightRefused, match="The guest's name is 61 characters long: at most 60."):
+        night_play.add_player(night, guest="x" * 61)
     with pytest.raises(NightRefused, match="That player is not at tonight's night."):
         night_play.player_leaves(night, 10**6)
 

@@ -9,6 +9,8 @@ seasons    the club's seasons
 settings   name, visibility, ranking threshold, the table link and organisers
 table_card the table link's QR code, its printable table card, a new link once confirmed
 nights     tonight's tables seated from the members present (issue 29), nothing saved
+night_pages a club night kept: a new night, its page (tables, table cards, Seat round N,
+           players come and gone) and its board, live
 records    the club's games, deals and standings as CSV, and a deals file read back in
 rule_sets  the club's own rule sets, their default and rule cards
 filters    which games the standings, history and exports count
@@ -61,6 +63,7 @@ def club_helpers():
 # The views add their routes to bp as they are imported, so they come after it.
 from scorekeeper.web.clubs import (  # noqa: E402, F401
     members,
+    night_pages,
     nights,
     overview,
     records,

@@ -1,0 +1,199 @@
+"""A club night kept (issue 29): a new night, the night's page (its rounds' tables with their
+table cards, Seat round N, players come and gone) and the night board for the room.
+
+Organisers open and run a night; organisers and phones holding the club's table link see it
+and its board (Level.TABLE: the board links every table's game, which that link may score);
+anyone else is refused as on any club page that needs the table link (404 in a private club,
+403 in a public one).
+"""
+
+from __future__ import annotations
+
+from flask import abort, current_app, flash, g, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
+from wtforms import IntegerField, RadioField, SelectMultipleField, StringField, TextAreaField
+from wtforms.validators import Optional
+
+from scorekeeper.plumbing.models import Club, Night
+from scorekeeper.rules import PRESETS
+from scorekeeper.services import clubs, night_board, night_play, nights
+from scorekeeper.web.access import Level
+from scorekeeper.web.clubs import bp, club_or_404
+from scorekeeper.web.errors import refilled_when_expired
+from scorekeeper.web.forms import ActionForm
+from scorekeeper.web.sharing import LABEL
+
+SAVED = "saved-"  # a saved rule set's value among the rules offered: "saved-<id>"
+# How often the board asks whether anything changed (ms): a deal saved shows within 2 s.
+BOARD_POLL = 1000
+
+
+class NightForm(FlaskForm):
+    """Tonight's night: who is here, the rules, the tables, rounds, partners, sit-outs."""
+
+    members = SelectMultipleField("Members here tonight", coerce=int, validate_choice=False)
+    guests = TextAreaField("Guests", render_kw={"rows": 2, "autocapitalize": "words"})
+    rules = RadioField("Rules", validate_choice=False)
+    shape = RadioField("Tables", validate_choice=False)
+    rounds = IntegerField("Rounds", render_kw={"inputmode": "numeric", "min": 1, "max": 12})
+    partners = RadioField("Partners", choices=list(night_play.PARTNERS_MODES.items()))
+    sit_out = RadioField("A round sat out", choices=list(night_play.SIT_OUTS.items()))
+
+
+class ComeForm(FlaskForm):
+    """Someone come late: a member, or a guest's name."""
+
+    member = IntegerField("Member", validators=[Optional()])
+    guest = StringField("Or a guest's name", render_kw={"autocapitalize": "words"})
+
+
+@bp.route("/<slug>/nights/new", methods=["GET", "POST"])
+@refilled_when_expired
+def night_new(slug: str):
+    """The form of a new night; sent, the night kept and its page (or 422 with why not)."""
+    club, _ = _club(slug, Level.ORGANISER)
+    form = _night_form(club)
+    if form.validate_on_submit():
+        try:
+            night = night_play.open_night(
+                club,
+                form.members.data or [],
+                form.guests.data or "",
+                _rules_asked(club, form.rules.data or ""),
+                form.rounds.data or 0,
+                form.partners.data or "",
+                form.sit_out.data or "",
+                form.shape.data or "",
+            )
+        except night_play.NightRefused as refused:
+            _place(form, refused.problems)
+        else:
+            flash(f"Tonight's night is open: {len(night.players)} players. Seat round 1.")
+            return redirect(url_for(".night", slug=slug, night_id=night.id))
+    status = 422 if request.method == "POST" else 200
+    recent = night_play.nights_of(club)
+    return render_template("clubs/night_new.html", club=club, form=form, recent=recent), status
+
+
+@bp.get("/<slug>/nights/<int:night_id>")
+def night(slug: str, night_id: int):
+    """The night: each round's tables with their games and table cards; for organisers, Seat
+    round N once a round is over, and players come and gone."""
+    club, level = _club(slug, Level.TABLE)
+    return _night_page(club, _night_or_404(club, night_id), level)
+
+
+@bp.post("/<slug>/nights/<int:night_id>/seat")
+def night_seat(slug: str, night_id: int):
+    """Seat the next round and start its tables' games (organisers); 422 with why not."""
+    club, level = _club(slug, Level.ORGANISER)
+    found = _night_or_404(club, night_id)
+    if not ActionForm().validate_on_submit():
+        return _night_page(club, found, level, ["The page had expired: press the button again."])
+    try:
+        seated = night_play.seat_round(found)
+    except night_play.NightRefused as refused:
+        return _night_page(club, found, level, [w for _, w in refused.problems])
+    flash(f"Round {seated.number} seated: {len(seated.games)} tables' games started.")
+    return redirect(
+        url_for(".night", slug=slug, night_id=night_id, _anchor=f"round-{seated.number}")
+    )
+
+
+@bp.post("/<slug>/nights/<int:night_id>/players")
+def night_come(slug: str, night_id: int):
+    """Someone come late (seated from the next round), or `leave`: someone gone early."""
+    club, level = _club(slug, Level.ORGANISER)
+    found = _night_or_404(club, night_id)
+    form = ComeForm()
+    if not form.validate_on_submit():
+        return _night_page(club, found, level, [m for ms in form.errors.values() for m in ms])
+    try:
+        if request.form.get("leave", "").isdigit():
+            who = night_play.player_leaves(found, int(request.form["leave"]))
+            flash(f"{who.name} has gone: not seated from round {len(found.rounds) + 1}.")
+        else:
+            who = night_play.add_player(found, form.member.data, form.guest.data or "")
+            flash(f"{who.name} is here: seated from round {len(found.rounds) + 1}.")
+    except night_play.NightRefused as refused:
+        return _night_page(club, found, level, [w for _, w in refused.problems])
+    return redirect(url_for(".night", slug=slug, night_id=night_id, _anchor="players"))
+
+
+@bp.get("/<slug>/nights/<int:night_id>/board")
+def night_board_page(slug: str, night_id: int):
+    """The night board for the room: every table live, the standings, the next round; 304
+    when nothing changed since the ETag sent (one query past the club's)."""
+    club, _ = _club(slug, Level.TABLE)
+    version = night_board.board_version(club.id, night_id)
+    if version is None:
+        return current_app.response_class(status=404)
+    if version in request.if_none_match:
+        response = current_app.response_class(status=304)
+    else:
+        view = night_board.night_view(_night_or_404(club, night_id))
+        page = render_template(
+            "clubs/night_board.html", club=club, view=view, poll=BOARD_POLL, version=version
+        )
+        response = current_app.response_class(page, mimetype="text/html")
+    response.set_etag(version)
+    return response
+
+
+def _night_page(club: Club, found: Night, level: Level, problems: list[str] | None = None):
+    view = night_board.night_view(found)
+    here = {p.member_id for p in found.players if p.left_after is None}
+    page = render_template(
+        "clubs/night.html",
+        club=club,
+        view=view,
+        organiser=level >= Level.ORGANISER,
+        problems=problems or [],
+        action=ActionForm(),
+        come=ComeForm(formdata=None),
+        absent=[m for m in club.members if not m.archived and m.id not in here],
+        qr_label=LABEL,
+    )
+    return page, 422 if problems else 200
+
+
+def _club(slug: str, needed: Level) -> tuple[Club, Level]:
+    """The club and the visitor's level; a night's pages name its games' links, so no phone
+    keeps them, even in a public club (web/clubs/__init__.py keep_only_public_pages)."""
+    club, level = club_or_404(slug, needed)
+    g.public_club_page = False
+    return club, level
+
+
+def _night_or_404(club: Club, night_id: int) -> Night:
+    found = night_play.night_of(club, night_id)
+    if found is None:
+        abort(404)
+    return found
+
+
+def _night_form(club: Club) -> NightForm:
+    form = NightForm(shape="", rounds=nights.DEFAULT_ROUNDS, partners="rotating", sit_out="no game")
+    form.members.choices = [(m.id, m.name) for m in club.members if not m.archived]
+    saved = [(f"{SAVED}{r.id}", r.name) for r in club.saved_rules]
+    form.rules.choices = saved + [(key, p.name) for key, p in PRESETS.items()]
+    default = clubs.default_rules(club)
+    if request.method == "GET":
+        form.rules.data = f"{SAVED}{default.id}" if default else "classic"
+    form.shape.choices = [("", "As the rules seat players")] + [
+        (key, words) for key, (_, words) in nights.SHAPES.items()
+    ]
+    return form
+
+
+def _rules_asked(club: Club, value: str):
+    """The saved rule set or preset key the form named (an unknown one is refused by name)."""
+    if value.startswith(SAVED) and value[len(SAVED) :].isdigit():
+        saved = clubs.saved_rules(club, int(value[len(SAVED) :]))
+        return saved if saved is not None else value
+    return value
+
+
+def _place(form: NightForm, problems) -> None:
+    for field, words in problems:
+        form[field if field in form else "members"].errors.append(words)
