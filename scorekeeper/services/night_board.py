@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night, NightRound, NightTable, Side
+from scorekeeper.rules import PRESETS
 from scorekeeper.services import night_play
 from scorekeeper.services.members import PARTNERS
 from scorekeeper.services.night_play import NO_GAME, SIT_OUTS, NightRefused
@@ -76,6 +77,12 @@ class NightView:
     sit_out_rule: str
     here: tuple[tuple[int, str], ...]  # (night player id, name) of those still here
     gone: tuple[str, ...]
+
+    @property
+    def rules_called(self) -> str:
+        """The saved rule set's name the night started with, else the preset's."""
+        preset = PRESETS.get(self.night.ruleset)
+        return self.night.rules_name or (preset.name if preset else self.night.ruleset)
 
     @property
     def done(self) -> bool:
@@ -213,8 +220,14 @@ def standings(night: Night, played: tuple[BoardRound, ...]) -> tuple[Standing, .
     counted = {n: games[n] + (0 if night.sit_out == NO_GAME else out[n]) for n in points}
     rows = [Standing(None, n, points[n], counted[n], wins[n], out[n]) for n in points]
     rows.sort(key=lambda s: (s.games == 0, -(s.points / s.games if s.games else 0), s.name))
-    ranked = []
+    ranked: list[Standing] = []
     for place, s in enumerate(rows, 1):
-        rank = place if s.games else None
+        # Equal averages share a rank, as the club's standings' equal figures do.
+        same = (
+            ranked
+            and ranked[-1].games
+            and s.games * ranked[-1].points == s.points * ranked[-1].games
+        )
+        rank = (ranked[-1].rank if same else place) if s.games else None
         ranked.append(Standing(rank, s.name, s.points, s.games, s.wins, s.sat_out))
     return tuple(ranked)

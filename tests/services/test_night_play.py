@@ -193,6 +193,9 @@ def test_standings_are_a_hand_count_of_the_deals_recorded(club, ids):
     assert sum(s.wins for s in view.standings) == 4  # two tables finished, two winners each
     ranked = [s.points / s.games for s in view.standings]
     assert ranked == sorted(ranked, reverse=True)
+    # Equal averages share a rank: the four who won a finished game, 2,000 each.
+    top = [s for s in view.standings if s.points == view.standings[0].points]
+    assert {s.rank for s in top} == {1} and len(top) >= 2
     table_three = view.rounds[0].tables[2]
     assert table_three.deals == 1 and not table_three.finished
     assert not view.round_over and view.next_round is None
