@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Night, NightPlayer, NightRound, NightTable, SavedRules
@@ -193,18 +194,24 @@ def seat_round(night: Night) -> Seated:
     played = NightRound(
         number=number, sitting_out=[by_key[k].id for k in planned.sitting_out], tables=[]
     )
-    night.rounds.append(played)
-    for table in planned.tables:
-        sides = [[by_key[k] for k in side] for side in table.sides]
-        played.tables.append(
-            NightTable(
-                number=table.number,
-                sides=[[p.id for p in side] for side in sides],
-                game=_start(night, club, saved, sides, table),
+    try:
+        night.rounds.append(played)
+        for table in planned.tables:
+            sides = [[by_key[k] for k in side] for side in table.sides]
+            played.tables.append(
+                NightTable(
+                    number=table.number,
+                    sides=[[p.id for p in side] for side in sides],
+                    game=_start(night, club, saved, sides, table),
+                )
             )
-        )
-    night.version += 1
-    db.session.commit()
+        # Counted in the database: two phones changing the night at once both count.
+        night.version = Night.version + 1
+        db.session.commit()
+    except IntegrityError:
+        # Another tap of Seat round N got there first (one round N a night).
+        db.session.rollback()
+        raise NightRefused([("round", f"Round {number} was seated meanwhile.")]) from None
     return Seated(number, tuple(t.game_id for t in played.tables if t.game_id))
 
 
@@ -339,7 +346,7 @@ def add_player(night: Night, member_id: int | None = None, guest: str = "") -> N
         night.players.append(player)
     else:  # back again: missed rounds count as missed
         player.left_after = None
-    night.version += 1
+    night.version = Night.version + 1
     db.session.commit()
     return player
 
@@ -350,7 +357,7 @@ def player_leaves(night: Night, player_id: int) -> NightPlayer:
     if player is None or player.left_after is not None:
         raise NightRefused([("player", "That player is not at tonight's night.")])
     player.left_after = len(night.rounds)
-    night.version += 1
+    night.version = Night.version + 1
     db.session.commit()
     return player
 

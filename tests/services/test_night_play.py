@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import select
 
 from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import Game, Night, NightTable
+from scorekeeper.plumbing.models import Game, Night, NightRound, NightTable
 from scorekeeper.services import clubs, deals, night_board, night_play
 from scorekeeper.services.access import Level
 from scorekeeper.services.deal_outcomes import Saved
@@ -117,6 +117,16 @@ def test_the_next_round_waits_for_every_table(club, ids):
         play_out(game)
     with pytest.raises(NightRefused, match="All 2 rounds planned are seated."):
         night_play.seat_round(night)
+
+
+def test_a_round_seated_twice_at_once_is_seated_once(club, ids):
+    night = open_twelve(club, ids)
+    assert night.rounds == []  # this request read the night before the other tap's round
+    other = NightRound.__table__.insert().values(night_id=night.id, number=1, sitting_out=[])
+    db.session.execute(other)
+    with pytest.raises(NightRefused, match="Round 1 was seated meanwhile."):
+        night_play.seat_round(night)
+    assert db.session.execute(select(Game)).first() is None
 
 
 def test_fixed_partners_stay_together(club, ids):
