@@ -357,6 +357,7 @@ ROUTES = {
     "night": R("GET", "/clubs/{slug}/nights/{night}", TABLE),
     "night board": R("GET", "/clubs/{slug}/nights/{night}/board", TABLE),
     "seat a round": R("POST", "/clubs/{slug}/nights/{night}/seat", ORGANISER, organiser=False),
+    "end the night": R("POST", "/clubs/{slug}/nights/{night}/finish", ORGANISER, organiser=False),
     "night players": R(
         "POST",
         "/clubs/{slug}/nights/{night}/players",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from sqlalchemy import event
 from test_clubs import SLUG, add_members, new_club, signup
 
 from scorekeeper.plumbing.db import db
@@ -122,6 +123,13 @@ def test_the_next_round_once_the_last_table_finishes(app, olga):
     assert "Seat round 2</button>" in olga.get(url).text
     assert olga.post(f"{url}/seat").status_code == 302
     assert "Round 2</h2>" in olga.get(url).text
+    assert olga.post(f"{url}/finish").status_code == 422  # round 2 is playing
+    finish_round(app, url, 2)
+    ended = olga.post(f"{url}/finish")
+    assert ended.status_code == 302
+    page = olga.get(url).text
+    assert "The night is over: ended by its organisers." in page
+    assert "Seat round" not in page and "End the night" not in page
 
 
 def test_who_may_see_the_night_and_its_board(app, olga):
@@ -187,3 +195,29 @@ def test_a_late_arrival_and_a_leaver(app, olga):
     refused = olga.post(f"{url}/players", data={"guest": "ivy"})
     assert refused.status_code == 422
     assert "ivy is a member: choose Ivy from the members instead." in refused.text
+
+
+def test_an_unchanged_board_costs_two_queries_and_a_changed_one_five(app, olga):
+    """The club (with the table link's check), then the board's version: 304. Changed: the
+    night, its players and every table's game in one more (three tables here, one query)."""
+    url = open_night(app, olga)
+    olga.post(f"{url}/seat")
+    phone = holder(app)
+    etag = phone.get(f"{url}/board").headers["ETag"]
+    with app.app_context():
+        engine = db.engine
+    asked: list[str] = []
+
+    def count(_connection, _cursor, statement, *_):
+        if statement.lstrip().upper().startswith("SELECT"):
+            asked.append(statement)
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        assert phone.get(f"{url}/board", headers={"If-None-Match": etag}).status_code == 304
+        assert len(asked) == 2, asked
+        asked.clear()
+        assert phone.get(f"{url}/board").status_code == 200
+        assert len(asked) == 5, asked
+    finally:
+        event.remove(engine, "before_cursor_execute", count)

@@ -86,7 +86,9 @@ class NightView:
 
     @property
     def done(self) -> bool:
-        return self.round_over and len(self.rounds) >= self.night.rounds_planned
+        """Ended by the organiser, or every round planned played."""
+        every = self.round_over and len(self.rounds) >= self.night.rounds_planned
+        return self.night.finished_at is not None or every
 
 
 def board_version(club_id: int, night_id: int) -> str | None:
@@ -162,7 +164,7 @@ def night_view(night: Night) -> NightView:
     )
     over = all(t.finished for t in played[-1].tables) if played else True
     upcoming, why = None, ""
-    if over and len(played) < night.rounds_planned:
+    if over and len(played) < night.rounds_planned and night.finished_at is None:
         try:
             upcoming = _named(night_play.next_round(night), night)
         except NightRefused as refused:

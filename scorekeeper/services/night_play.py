@@ -176,14 +176,20 @@ def round_over(night: Night) -> bool:
     return all(t.game is None or t.game.finished_at for t in night.rounds[-1].tables)
 
 
+def _still_playing(night: Night) -> NightRefused:
+    """ "Round 1 is still playing at table 2, 3." """
+    tables = night.rounds[-1].tables
+    at = ", ".join(str(t.number) for t in tables if t.game and not t.game.finished_at)
+    return NightRefused([("round", f"Round {len(night.rounds)} is still playing at table {at}.")])
+
+
 def seat_round(night: Night) -> Seated:
     """The next round seated by the engine, each table's game started; or NightRefused."""
     number = len(night.rounds) + 1
     if not round_over(night):
-        tables = night.rounds[-1].tables
-        playing = [t.number for t in tables if t.game is not None and not t.game.finished_at]
-        at = ", ".join(str(n) for n in playing)
-        raise NightRefused([("round", f"Round {number - 1} is still playing at table {at}.")])
+        raise _still_playing(night)
+    if night.finished_at is not None:
+        raise NightRefused([("round", "The night has ended: no round is seated after it.")])
     if number > night.rounds_planned:
         most = night.rounds_planned
         raise NightRefused([("round", f"All {most} rounds planned are seated.")])
@@ -213,6 +219,19 @@ def seat_round(night: Night) -> Seated:
         db.session.rollback()
         raise NightRefused([("round", f"Round {number} was seated meanwhile.")]) from None
     return Seated(number, tuple(t.game_id for t in played.tables if t.game_id))
+
+
+def finish_night(night: Night) -> Night:
+    """The night ended (its last round over, or earlier): no round is seated after; or
+    NightRefused while a table still plays."""
+    if night.finished_at is not None:
+        raise NightRefused([("round", "The night has already ended.")])
+    if not round_over(night):
+        raise _still_playing(night)
+    night.finished_at = games.now()
+    night.version = Night.version + 1
+    db.session.commit()
+    return night
 
 
 def next_round(night: Night) -> Round:

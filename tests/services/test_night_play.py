@@ -129,6 +129,25 @@ def test_a_round_seated_twice_at_once_is_seated_once(club, ids):
     assert db.session.execute(select(Game)).first() is None
 
 
+def test_a_night_ends_once_no_table_plays(club, ids):
+    night = open_twelve(club, ids, rounds=3)
+    night_play.seat_round(night)
+    first, *rest = table_games(night, 1)
+    play_out(first)
+    with pytest.raises(NightRefused, match="Round 1 is still playing at table 2, 3."):
+        night_play.finish_night(night)
+    for game in rest:
+        play_out(game)
+    night_play.finish_night(night)
+    assert db.session.get(Night, night.id).finished_at is not None
+    view = night_board.night_view(night)
+    assert view.done and view.next_round is None
+    with pytest.raises(NightRefused, match="The night has ended: no round is seated after it."):
+        night_play.seat_round(night)
+    with pytest.raises(NightRefused, match="The night has already ended."):
+        night_play.finish_night(night)
+
+
 def test_fixed_partners_stay_together(club, ids):
     night = open_twelve(club, ids, partners="fixed")
     night_play.seat_round(night)

@@ -100,6 +100,21 @@ def night_seat(slug: str, night_id: int):
     )
 
 
+@bp.post("/<slug>/nights/<int:night_id>/finish")
+def night_finish(slug: str, night_id: int):
+    """End the night once no table plays (organisers): no round is seated after it."""
+    club, level = _club(slug, Level.ORGANISER)
+    found = _night_or_404(club, night_id)
+    if not ActionForm().validate_on_submit():
+        return _night_page(club, found, level, ["The page had expired: press the button again."])
+    try:
+        night_play.finish_night(found)
+    except night_play.NightRefused as refused:
+        return _night_page(club, found, level, [w for _, w in refused.problems])
+    flash("The night has ended.")
+    return redirect(url_for(".night", slug=slug, night_id=night_id))
+
+
 @bp.post("/<slug>/nights/<int:night_id>/players")
 def night_come(slug: str, night_id: int):
     """Someone come late (seated from the next round), or `leave`: someone gone early."""
