@@ -13,15 +13,17 @@
 
   function later() {
     clearTimeout(timer);
-    if (!document.hidden) { timer = setTimeout(poll, every); }
+    if (every && !document.hidden) { timer = setTimeout(poll, every); }
   }
   function poll() {
     clearTimeout(timer);
-    if (busy || document.hidden) { return; }
+    if (busy || !every || document.hidden) { return; }
     busy = true;
     var headers = etag ? { "If-None-Match": etag } : {};
     fetch(board.dataset.board, { headers: headers, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
+        // Gone (the night deleted, the table link replaced): asking again would change nothing.
+        if (response.status === 403 || response.status === 404) { every = 0; }
         if (response.status !== 200) { return null; }
         etag = response.headers.get("ETag");
         return response.text();
