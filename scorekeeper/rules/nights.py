@@ -100,14 +100,33 @@ def history_of(rounds: Iterable[Round], before: History | None = None) -> Histor
         sat_out.update(played.sitting_out)
         for table in played.tables:
             tables.update((p, table.number) for p in table.players)
-            for i, side in enumerate(table.sides):
-                partnered.update(_two_by_two(side))
-                for other in table.sides[i + 1 :]:
-                    opposed.update(frozenset((a, b)) for a in side for b in other)
+            _count_game(table.sides, partnered, opposed)
     return History(dict(partnered), dict(opposed), dict(sat_out), dict(tables))
 
 
-def _two_by_two(players: Sequence[str]) -> list[frozenset[str]]:
+def history_of_games(games: Iterable[Sequence[Sequence[str]]]) -> History:
+    """Partners and opponents counted from games played (each game its sides' players), as a
+    club's past games give them: no sit-outs or table numbers are known of those."""
+    partnered: Counter[frozenset[str]] = Counter()
+    opposed: Counter[frozenset[str]] = Counter()
+    for sides in games:
+        _count_game(sides, partnered, opposed)
+    return History(dict(partnered), dict(opposed))
+
+
+def _count_game(
+    sides: Sequence[Sequence[str]],
+    partnered: Counter[frozenset[str]],
+    opposed: Counter[frozenset[str]],
+) -> None:
+    """Count one game's partners (each side's pairs) and opponents (pairs across sides)."""
+    for i, side in enumerate(sides):
+        partnered.update(pairs_in(side))
+        for other in sides[i + 1 :]:
+            opposed.update(frozenset((a, b)) for a in side for b in other)
+
+
+def pairs_in(players: Sequence[str]) -> list[frozenset[str]]:
     """Every pair among these players."""
     return [frozenset((a, b)) for i, a in enumerate(players) for b in players[i + 1 :]]
 

@@ -22,7 +22,7 @@ from sqlalchemy import select
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Game, Player, Side
 from scorekeeper.rules import History, Round, SeatingRefused, Shape, plan_night, saved_ruleset
-from scorekeeper.rules.nights import MOST_ROUNDS
+from scorekeeper.rules.nights import MOST_ROUNDS, history_of_games, pairs_in
 from scorekeeper.rules.terms import MAX_NAME
 from scorekeeper.rules.whist import whist_rounds
 from scorekeeper.services import clubs
@@ -95,25 +95,9 @@ def _season_sides(club: Club, span: Span) -> list[list[list[str]]]:
     return [list(sides.values()) for sides in games.values()]
 
 
-def _fold(games: Sequence[Sequence[Sequence[str]]]) -> History:
-    """Each game's sides as partners and opponents, counted."""
-    partnered: Counter[frozenset[str]] = Counter()
-    opposed: Counter[frozenset[str]] = Counter()
-    for sides in games:
-        for i, side in enumerate(sides):
-            partnered.update(_pairs(side))
-            for other in sides[i + 1 :]:
-                opposed.update(frozenset((a, b)) for a in side for b in other if a != b)
-    return History(dict(partnered), dict(opposed))
-
-
-def _pairs(players: Sequence[str]) -> list[frozenset[str]]:
-    return [frozenset((a, b)) for i, a in enumerate(players) for b in players[i + 1 :] if a != b]
-
-
 def season_history(club: Club, span: Span) -> History:
     """The club's games in the span folded into the engine's history, members by id."""
-    return _fold(_season_sides(club, span))
+    return history_of_games(_season_sides(club, span))
 
 
 # --- the shape of the tables ---------------------------------------------------------------
@@ -249,8 +233,9 @@ def plan_for_tonight(
         return PlanRefused(tuple(problems))
     span = history_span(club, today)
     games = _season_sides(club, span)
+    history = history_of_games(games)
     try:
-        night, whist = _seated(list(players), SHAPES[shape][0], rounds, _fold(games), seed)
+        night, whist = _seated(list(players), SHAPES[shape][0], rounds, history, seed)
     except SeatingRefused as refused:
         return PlanRefused((("members", str(refused)),))
     return NightPlan(
@@ -263,7 +248,7 @@ def plan_for_tonight(
         len(whist_rounds(len(players)) or ()) if whist else 0,
         tuple(
             Repeat(n, (players[a], players[b]), before)
-            for n, a, b, before in _repeats(night, _fold(games))
+            for n, a, b, before in _repeats(night, history)
         ),
     )
 
@@ -331,7 +316,7 @@ def _repeats(night: Sequence[Round], history: History) -> list[tuple[int, str, s
     for played in night:
         for table in played.tables:
             for side in table.sides:
-                for pair in _pairs(side):
+                for pair in pairs_in(side):
                     if seen[pair]:
                         a, b = sorted(pair)
                         found.append((played.number, a, b, seen[pair]))
