@@ -20,6 +20,7 @@ from wtforms import (
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from scorekeeper.rules import RuleSet
+from scorekeeper.rules.nights import MOST_ROUNDS
 from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME, MAX_SLUG, MIN_SLUG
 from scorekeeper.web.forms import VisibleName, house_rule_fields
 
@@ -107,7 +108,21 @@ class StandingsFilter(FlaskForm):
     ruleset = SelectField("Rule set", validators=[Optional()])
 
 
-class NightPlanForm(FlaskForm):
+class TonightFields:
+    """Who is here tonight, the tables and the rounds: the fields a night's plan and a night
+    kept share (the rounds held to the engine's MOST_ROUNDS, said in the field's description)."""
+
+    members = SelectMultipleField("Members here tonight", coerce=int, validate_choice=False)
+    guests = TextAreaField("Guests", render_kw={"rows": 2, "autocapitalize": "words"})
+    shape = RadioField("Tables", validate_choice=False)
+    rounds = IntegerField(
+        "Rounds",
+        description=f"1 to {MOST_ROUNDS}",
+        render_kw={"inputmode": "numeric", "min": 1, "max": MOST_ROUNDS},
+    )
+
+
+class NightPlanForm(TonightFields, FlaskForm):
     """Tonight's players, tables and rounds (a GET form: it changes nothing, so no CSRF).
 
     The members' and shapes' choices are the club's (`web/clubs/nights.py`); whether a member
@@ -116,11 +131,6 @@ class NightPlanForm(FlaskForm):
 
     class Meta:
         csrf = False
-
-    members = SelectMultipleField("Members here tonight", coerce=int, validate_choice=False)
-    guests = TextAreaField("Guests", render_kw={"rows": 2, "autocapitalize": "words"})
-    shape = RadioField("Tables", validate_choice=False)
-    rounds = IntegerField("Rounds", render_kw={"inputmode": "numeric", "min": 1, "max": 12})
 
 
 class SavedRulesForm(FlaskForm):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from flask import abort, current_app, flash, g, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, RadioField, SelectMultipleField, StringField, TextAreaField
+from wtforms import IntegerField, RadioField, StringField
 from wtforms.validators import Optional
 
 from scorekeeper.plumbing.models import Club, Night
@@ -19,6 +19,7 @@ from scorekeeper.rules import PRESETS
 from scorekeeper.services import clubs, night_board, night_play, nights
 from scorekeeper.web.access import Level
 from scorekeeper.web.clubs import bp, club_or_404
+from scorekeeper.web.clubs.forms import TonightFields
 from scorekeeper.web.errors import refilled_when_expired
 from scorekeeper.web.forms import ActionForm
 from scorekeeper.web.sharing import LABEL
@@ -28,14 +29,10 @@ SAVED = "saved-"  # a saved rule set's value among the rules offered: "saved-<id
 BOARD_POLL = 1000
 
 
-class NightForm(FlaskForm):
+class NightForm(TonightFields, FlaskForm):
     """Tonight's night: who is here, the rules, the tables, rounds, partners, sit-outs."""
 
-    members = SelectMultipleField("Members here tonight", coerce=int, validate_choice=False)
-    guests = TextAreaField("Guests", render_kw={"rows": 2, "autocapitalize": "words"})
     rules = RadioField("Rules", validate_choice=False)
-    shape = RadioField("Tables", validate_choice=False)
-    rounds = IntegerField("Rounds", render_kw={"inputmode": "numeric", "min": 1, "max": 12})
     partners = RadioField("Partners", choices=list(night_play.PARTNERS_MODES.items()))
     sit_out = RadioField("A round sat out", choices=list(night_play.SIT_OUTS.items()))
 
