@@ -35,6 +35,9 @@ class Club(db.Model):
     table_code: Mapped[str] = mapped_column(String(64))
     standings_public: Mapped[bool] = mapped_column(default=False)
     min_games_ranked: Mapped[int] = mapped_column(default=3)
+    # Phones holding the table link may open and run club nights (seat rounds, draw again,
+    # players come and gone, end the night); off, organisers alone do.
+    tables_run_nights: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
     organisers: Mapped[list[Organiser]] = relationship(

@@ -42,6 +42,10 @@ class Night(db.Model):
     # One more with every change (a round seated, a player come or gone): the board's ETag,
     # with its tables' games' live versions.
     version: Mapped[int] = mapped_column(default=0)
+    # How many times the next round's seating was drawn again ("Draw again", or a round with no
+    # deal yet reseated): part of the seed, so each draw is another seating, and every reload
+    # of one draw the same.
+    draw: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
