@@ -7,9 +7,11 @@ Every table's figures come in one query from the sides' stored figures (`Side.fi
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night, NightRound, NightTable, Side
@@ -87,8 +89,19 @@ class NightView:
     @property
     def done(self) -> bool:
         """Ended by the organiser, or every round planned played."""
-        every = self.round_over and len(self.rounds) >= self.night.rounds_planned
-        return self.night.finished_at is not None or every
+        return night_done(
+            self.night.finished_at is not None, self.rounds, self.night.rounds_planned
+        )
+
+
+def round_over(played: Sequence[BoardRound]) -> bool:
+    """Whether every table of the last round seated has finished (True if none is seated)."""
+    return all(t.finished for t in played[-1].tables) if played else True
+
+
+def night_done(ended: bool, played: Sequence[BoardRound], rounds_planned: int) -> bool:
+    """Whether a night is over: ended by its organisers, or every round planned played out."""
+    return ended or (round_over(played) and len(played) >= rounds_planned)
 
 
 def board_version(club_id: int, night_id: int) -> str | None:
@@ -106,30 +119,39 @@ def board_version(club_id: int, night_id: int) -> str | None:
     return None if row is None else f"n{row[0]}.{row[1]}.{row[2]}"
 
 
-def night_view(night: Night) -> NightView:
-    """The night as its page and board show it: its players, then every table in one query."""
-    names = {p.id: p.name for p in night.players}
-    rows = db.session.execute(
-        select(
-            NightRound.number,
-            NightRound.sitting_out,
-            NightTable.number,
-            NightTable.sides,
-            Game.secret,
-            Game.finished_at,
-            Side.position,
-            Side.name,
-            Side.final_total,
-            Side.deals_played,
-            Side.won,
-        )
+# A table's figures as the board reads them: one row per side of its game (or one row with
+# no side, for a table whose game was deleted).
+TABLE_COLUMNS = (
+    NightRound.number,
+    NightRound.sitting_out,
+    NightTable.number,
+    NightTable.sides,
+    Game.secret,
+    Game.finished_at,
+    Side.position,
+    Side.name,
+    Side.final_total,
+    Side.deals_played,
+    Side.won,
+)
+
+
+def tables_of(*columns: Any) -> Select:
+    """Every table of the nights asked (with `columns` first) and its sides' stored figures,
+    round by round and table by table: the caller adds which nights."""
+    return (
+        select(*columns, *TABLE_COLUMNS)
         .select_from(NightRound)
         .join(NightTable, NightTable.round_id == NightRound.id)
         .outerjoin(Game, Game.id == NightTable.game_id)
         .outerjoin(Side, Side.game_id == Game.id)
-        .where(NightRound.night_id == night.id)
-        .order_by(NightRound.number, NightTable.number, Side.position)
-    ).all()
+        .order_by(*columns, NightRound.number, NightTable.number, Side.position)
+    )
+
+
+def rounds_from(rows: Iterable[Sequence[Any]], names: Mapping[int, str]) -> tuple[BoardRound, ...]:
+    """A night's rounds from its rows of `tables_of` (without the extra columns), players named
+    by `names` (night player id: name)."""
     rounds: dict[int, dict] = {}
     tables: dict[tuple[int, int], dict] = {}
     for row in rows:
@@ -144,7 +166,7 @@ def night_view(night: Night) -> NightView:
         if position is not None:
             here["scores"].append(BoardSide(name, total, won))
             here["deals"] = deals
-    played = tuple(
+    return tuple(
         BoardRound(
             number,
             tuple(
@@ -162,7 +184,14 @@ def night_view(night: Night) -> NightView:
         )
         for number, kept in rounds.items()
     )
-    over = all(t.finished for t in played[-1].tables) if played else True
+
+
+def night_view(night: Night) -> NightView:
+    """The night as its page and board show it: its players, then every table in one query."""
+    names = {p.id: p.name for p in night.players}
+    rows = db.session.execute(tables_of().where(NightRound.night_id == night.id)).all()
+    played = rounds_from(rows, names)
+    over = round_over(played)
     upcoming, why = None, ""
     if over and len(played) < night.rounds_planned and night.finished_at is None:
         try:
@@ -175,7 +204,7 @@ def night_view(night: Night) -> NightView:
         over,
         upcoming,
         why,
-        standings(night, played),
+        standings([p.name for p in night.players], night.sit_out, played),
         SIT_OUTS[night.sit_out],
         tuple((p.id, p.name) for p in night.players if p.left_after is None),
         tuple(p.name for p in night.players if p.left_after is not None),
@@ -194,20 +223,24 @@ def _named(planned, night: Night) -> BoardRound:
     )
 
 
-def standings(night: Night, played: tuple[BoardRound, ...]) -> tuple[Standing, ...]:
-    """Every player's night, ranked by average per game (then points, then name).
+def standings(
+    players: Iterable[str], sit_out: str, played: Sequence[BoardRound]
+) -> tuple[Standing, ...]:
+    """Every player's night, ranked by average per game (then points, then name): the one
+    ranking of a night, for its board and page and for the club's records of its nights.
 
     A player's points are their side's total in each game they played (deals in progress too:
-    the board is live); a game counts once it has a deal. A round sat out is no game, or, as the
-    night was opened, a game of 0 points. Players are named by the name they came as.
+    the board is live); a game counts once it has a deal. A round sat out (`sit_out`, as the
+    night was opened) is no game, or a game of 0 points. Players are named by the name they
+    came as.
     """
     points: dict[str, int] = {}
     games: dict[str, int] = {}
     wins: dict[str, int] = {}
     out: dict[str, int] = {}
-    for p in night.players:
+    for name in players:
         for kept in (points, games, wins, out):
-            kept.setdefault(p.name, 0)
+            kept.setdefault(name, 0)
     for r in played:
         for name in r.sitting_out:
             out[name] += 1
@@ -219,7 +252,7 @@ def standings(night: Night, played: tuple[BoardRound, ...]) -> tuple[Standing, .
                     points[name] += score.total
                     games[name] += 1
                     wins[name] += score.won
-    counted = {n: games[n] + (0 if night.sit_out == NO_GAME else out[n]) for n in points}
+    counted = {n: games[n] + (0 if sit_out == NO_GAME else out[n]) for n in points}
     rows = [Standing(None, n, points[n], counted[n], wins[n], out[n]) for n in points]
     rows.sort(key=lambda s: (s.games == 0, -(s.points / s.games if s.games else 0), s.name))
     ranked: list[Standing] = []
