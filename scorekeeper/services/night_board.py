@@ -38,6 +38,7 @@ class BoardTable:
     scores: tuple[BoardSide, ...] = ()
     deals: int = 0
     finished: bool = False
+    game_id: int | None = None  # the API names a game by its id (and its secret, X-Game-Key)
 
     @property
     def title(self) -> str:
@@ -133,6 +134,7 @@ TABLE_COLUMNS = (
     Side.final_total,
     Side.deals_played,
     Side.won,
+    Game.id,
 )
 
 
@@ -155,11 +157,12 @@ def rounds_from(rows: Iterable[Sequence[Any]], names: Mapping[int, str]) -> tupl
     rounds: dict[int, dict] = {}
     tables: dict[tuple[int, int], dict] = {}
     for row in rows:
-        (number, out, table, sides, secret, finished, position, name, total, deals, won) = row
+        number, out, table, sides, secret, finished, position, name, total, deals, won, game = row
         rounds.setdefault(number, {"out": out, "tables": []})
         here = tables.get((number, table))
         if here is None:
             here = {"number": table, "sides": sides, "secret": secret, "scores": [], "deals": 0}
+            here["game_id"] = game
             here["finished"] = finished is not None
             tables[number, table] = here
             rounds[number]["tables"].append(here)
@@ -177,6 +180,7 @@ def rounds_from(rows: Iterable[Sequence[Any]], names: Mapping[int, str]) -> tupl
                     tuple(t["scores"]),
                     t["deals"],
                     t["finished"] or t["secret"] is None,
+                    t["game_id"],
                 )
                 for t in kept["tables"]
             ),
