@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from scorekeeper.plumbing.models import Game
+from scorekeeper.plumbing.models import Club, Game
 
 
 class Level(IntEnum):
@@ -43,3 +43,15 @@ def may_enter(game: Game, level: Level) -> bool:
 def may_delete(game: Game, level: Level) -> bool:
     """Only a club's organisers delete a game, and only a club game (a casual one is kept)."""
     return game.club_id is not None and level >= Level.ORGANISER
+
+
+def needed_to_run_nights(club: Club) -> Level:
+    """Organisers open and run a club's nights; phones holding the table link too, where the
+    club allows it (`Club.tables_run_nights`, its settings page)."""
+    return Level.TABLE if club.tables_run_nights else Level.ORGANISER
+
+
+def may_run_nights(club: Club, level: Level) -> bool:
+    """Whether a visitor at this level may open a club night, seat its rounds, draw a seating
+    again, take comings and goings and end it."""
+    return level >= needed_to_run_nights(club)

@@ -175,14 +175,19 @@ def add_organiser(club: Club, username: str) -> Organiser:
     return organiser
 
 
-def update_settings(club: Club, *, name: str, public: bool, min_games: int) -> None:
-    """Change the club's name, visibility and ranking threshold."""
+def update_settings(
+    club: Club, *, name: str, public: bool, min_games: int, tables_run_nights: bool | None = None
+) -> None:
+    """Change the club's name, visibility and ranking threshold, and whether phones holding the
+    table link may open and run club nights (None: left as it is)."""
     _check_name(name, "Club name")
     if not 1 <= len(name.strip()) <= MAX_CLUB_NAME:
         raise ClubRefused(f"A club needs a name of up to {MAX_CLUB_NAME} characters.")
     if not 0 <= min_games <= 1000:
         raise ClubRefused("The games needed to be ranked must be between 0 and 1,000.")
     club.name, club.standings_public, club.min_games_ranked = name.strip(), public, min_games
+    if tables_run_nights is not None:
+        club.tables_run_nights = tables_run_nights
     db.session.commit()
 
 

@@ -1,60 +1,75 @@
-"""A club night kept and played (issue 29): opened, seated round by round with each table's
-game started for it, players come late or gone early.
+"""A club night kept and played (issue 29): opened, players come late or gone early, ended.
 
-The seating is the engine's (`rules.plan_round`), measured against the season's games
-(`nights.season_history`) and tonight's rounds; the players are the engine's as
+Each round seated with its tables' games, or its seating drawn again, is `night_rounds.py`;
+what the engine is asked for it (the season's history, a whist schedule continued, the seed of
+each draw) is `night_seating.py`; both named here too; the players are the engine's as
 `services/nights.py` names them (a member by id, a guest as `guest:` and the name). What the
 night board reads is `night_board.py`.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import Club, Night, NightPlayer, NightRound, NightTable, SavedRules
-from scorekeeper.rules import (
-    PRESETS,
-    History,
-    Round,
-    SeatingRefused,
-    Table,
-    history_of,
-    plan_round,
-)
+from scorekeeper.plumbing.models import Club, Night, NightPlayer, SavedRules
+from scorekeeper.rules import PRESETS
 from scorekeeper.rules.terms import MAX_NAME
-from scorekeeper.services import clubs, games, nights
-from scorekeeper.services.members import PARTNERS, split_names
+from scorekeeper.services import games, nights
+from scorekeeper.services.members import split_names
 from scorekeeper.services.names import name_problem
 
-ROTATING, FIXED = "rotating", "fixed"
+# Rounds seated and drawn again are night_rounds.py's, what the engine is asked for them
+# night_seating.py's; named here too, as the night's pages and the API know them.
+from scorekeeper.services.night_rounds import Seated, draw_again, redraw_round, seat_round
+from scorekeeper.services.night_seating import (
+    FIXED,
+    ROTATING,
+    NightRefused,
+    next_round,
+    player_key,
+    present_for,
+    round_over,
+    schedule_place,
+    still_playing,
+    why_no_draw,
+)
+
+__all__ = [
+    "FIXED",
+    "NO_GAME",
+    "PARTNERS_MODES",
+    "ROTATING",
+    "SIT_OUTS",
+    "ZERO",
+    "NightRefused",
+    "Seated",
+    "add_player",
+    "draw_again",
+    "finish_night",
+    "next_round",
+    "night_of",
+    "nights_of",
+    "open_night",
+    "player_key",
+    "player_leaves",
+    "present_for",
+    "redraw_round",
+    "round_over",
+    "schedule_place",
+    "seat_round",
+    "why_no_draw",
+]
+
 PARTNERS_MODES = {ROTATING: "Partners rotate every round", FIXED: "Fixed partners all night"}
 NO_GAME, ZERO = "no game", "zero"
 SIT_OUTS = {
     NO_GAME: "A round sat out is no game: players are ranked by their average per game played",
     ZERO: "A round sat out counts as a game of 0 points",
 }
-
-
-class NightRefused(ValueError):
-    """What the organiser asked cannot be: (field, words) for each problem found."""
-
-    def __init__(self, problems: Sequence[tuple[str, str]]) -> None:
-        super().__init__("; ".join(words for _, words in problems))
-        self.problems = tuple(problems)
-
-
-def player_key(player: NightPlayer) -> str:
-    """The player as the engine and the season's history name them."""
-    if player.member_id is not None:
-        return str(player.member_id)
-    return nights.GUEST + player.name
 
 
 def open_night(
@@ -149,76 +164,7 @@ def _once(problems: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return list(dict.fromkeys(problems))
 
 
-# --- round by round ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Seated:
-    """A round seated: its number and its tables' games."""
-
-    number: int
-    games: tuple[int, ...]
-
-
-def present_for(night: Night, number: int) -> list[NightPlayer]:
-    """Who is at the night for round `number`: come by then and not yet gone."""
-    return [
-        p
-        for p in night.players
-        if p.from_round <= number and (p.left_after is None or p.left_after >= number)
-    ]
-
-
-def round_over(night: Night) -> bool:
-    """Whether the last round seated is over: every table's game finished (or deleted)."""
-    if not night.rounds:
-        return True
-    return all(t.game is None or t.game.finished_at for t in night.rounds[-1].tables)
-
-
-def _still_playing(night: Night) -> NightRefused:
-    """ "Round 1 is still playing at table 2, 3." """
-    tables = night.rounds[-1].tables
-    at = ", ".join(str(t.number) for t in tables if t.game and not t.game.finished_at)
-    return NightRefused([("round", f"Round {len(night.rounds)} is still playing at table {at}.")])
-
-
-def seat_round(night: Night) -> Seated:
-    """The next round seated by the engine, each table's game started; or NightRefused."""
-    number = len(night.rounds) + 1
-    if not round_over(night):
-        raise _still_playing(night)
-    if night.finished_at is not None:
-        raise NightRefused([("round", "The night has ended: no round is seated after it.")])
-    if number > night.rounds_planned:
-        most = night.rounds_planned
-        raise NightRefused([("round", f"All {most} rounds planned are seated.")])
-    by_key = {player_key(p): p for p in night.players}
-    planned = next_round(night)
-    club = db.session.get(Club, night.club_id)
-    saved = clubs.saved_rules(club, night.saved_rules_id) if night.saved_rules_id else None
-    played = NightRound(
-        number=number, sitting_out=[by_key[k].id for k in planned.sitting_out], tables=[]
-    )
-    try:
-        night.rounds.append(played)
-        for table in planned.tables:
-            sides = [[by_key[k] for k in side] for side in table.sides]
-            played.tables.append(
-                NightTable(
-                    number=table.number,
-                    sides=[[p.id for p in side] for side in sides],
-                    game=_start(night, club, saved, sides, table),
-                )
-            )
-        # Counted in the database: two phones changing the night at once both count.
-        night.version = Night.version + 1
-        db.session.commit()
-    except IntegrityError:
-        # Another tap of Seat round N got there first (one round N a night).
-        db.session.rollback()
-        raise NightRefused([("round", f"Round {number} was seated meanwhile.")]) from None
-    return Seated(number, tuple(t.game_id for t in played.tables if t.game_id))
+# --- round by round: night_seating.py ------------------------------------------------------
 
 
 def finish_night(night: Night) -> Night:
@@ -227,106 +173,11 @@ def finish_night(night: Night) -> Night:
     if night.finished_at is not None:
         raise NightRefused([("round", "The night has already ended.")])
     if not round_over(night):
-        raise _still_playing(night)
+        raise still_playing(night)
     night.finished_at = games.now()
     night.version = Night.version + 1
     db.session.commit()
     return night
-
-
-def next_round(night: Night) -> Round:
-    """The next round as the engine seats it now (the same each time it is asked, until a
-    player comes or goes or a game is played): the board shows it, `seat_round` keeps it."""
-    number = len(night.rounds) + 1
-    present = [player_key(p) for p in present_for(night, number)]
-    so_far = [_engine_round(r, night) for r in night.rounds]
-    try:
-        return plan_round(
-            present,
-            nights.SHAPES[night.shape][0],
-            _fixed_pairs(so_far) if night.partners == FIXED else (),
-            _before_tonight(night, so_far),
-            so_far,
-            seed=night.id,
-        )
-    except SeatingRefused as refused:
-        raise NightRefused([("round", f"Round {number} cannot be seated: {refused}")]) from None
-
-
-def _start(night: Night, club, saved, sides: list[list[NightPlayer]], table: Table):
-    """The table's game, as a club game from the night's rules is started; uncommitted."""
-    setup = [games.SideSetup(PARTNERS.join(p.name for p in s), [p.name for p in s]) for s in sides]
-    try:
-        return games.start_game(
-            night.ruleset,
-            setup,
-            house_rules=night.house_rules,
-            club=club,
-            played_on=night.played_on,
-            commit=False,
-            saved_rules=saved,
-            first_dealer=table.first_dealer,
-        )
-    except games.GameRefused as refused:
-        db.session.rollback()
-        raise NightRefused([("round", f"Table {table.number}: {refused}")]) from None
-
-
-def _engine_round(played: NightRound, night: Night) -> Round:
-    """A round kept, as the engine seated it."""
-    keys = {p.id: player_key(p) for p in night.players}
-    return Round(
-        played.number,
-        tuple(
-            Table(t.number, tuple(tuple(keys[i] for i in side) for side in t.sides))
-            for t in played.tables
-        ),
-        tuple(keys[i] for i in played.sitting_out),
-    )
-
-
-def _fixed_pairs(so_far: Sequence[Round]) -> list[tuple[str, str]]:
-    """Each player's first partner tonight is their partner all night."""
-    pairs: list[tuple[str, str]] = []
-    paired: set[str] = set()
-    for played in so_far:
-        for table in played.tables:
-            for side in table.sides:
-                if len(side) == 2 and not paired & set(side):
-                    pairs.append((side[0], side[1]))
-                    paired.update(side)
-    return pairs
-
-
-def _before_tonight(night: Night, so_far: Sequence[Round]) -> History:
-    """The season's history without tonight's games, which the engine counts from the rounds.
-
-    The season's games include tonight's tables (played today, in the club): their partners
-    and opponents among members are taken off again, so tonight counts once.
-    """
-    club = db.session.get(Club, night.club_id)
-    season = nights.season_history(club, nights.history_span(club, night.played_on))
-    tonight = _members_only(so_far)
-    partnered = Counter(season.partnered)
-    partnered.subtract(tonight.partnered)
-    opposed = Counter(season.opposed)
-    opposed.subtract(tonight.opposed)
-    return History(+partnered, +opposed)
-
-
-def _members_only(so_far: Sequence[Round]) -> History:
-    members = [
-        Round(
-            r.number,
-            tuple(Table(t.number, tuple(_members(side) for side in t.sides)) for t in r.tables),
-        )
-        for r in so_far
-    ]
-    return history_of(members)
-
-
-def _members(side: Sequence[str]) -> tuple[str, ...]:
-    return tuple(p for p in side if not p.startswith(nights.GUEST))
 
 
 # --- players come and go ----------------------------------------------------------------

@@ -24,6 +24,7 @@ from flask import Blueprint, Response, abort, g
 from scorekeeper.plumbing.models import Club
 from scorekeeper.plumbing.security import NO_STORE
 from scorekeeper.services import clubs
+from scorekeeper.services.access import may_run_nights
 from scorekeeper.web.access import Level, club_level, require
 
 bp = Blueprint("clubs", __name__, url_prefix="/clubs")
@@ -57,7 +58,7 @@ def keep_only_public_pages(response: Response) -> Response:
 @bp.app_context_processor
 def club_helpers():
     """Templates ask what the visitor may do in a club."""
-    return {"club_level": club_level, "Level": Level}
+    return {"club_level": club_level, "Level": Level, "may_run_nights": may_run_nights}
 
 
 # The views add their routes to bp as they are imported, so they come after it.

@@ -46,7 +46,7 @@ class ClubForm(FlaskForm):
 
 
 class SettingsForm(FlaskForm):
-    """A club's name, visibility and ranking threshold."""
+    """A club's name, visibility, ranking threshold, and who may run its nights."""
 
     name = StringField("Club name", validators=CLUB_NAME)
     public = BooleanField("Anyone may see the standings and history")
@@ -54,6 +54,7 @@ class SettingsForm(FlaskForm):
         "Games needed to be ranked",
         validators=[NumberRange(min=0, max=1000, message="Between 0 and 1,000 games.")],
     )
+    tables_run_nights = BooleanField("Phones holding the table link may open and run club nights")
 
 
 class NameForm(FlaskForm):

@@ -1,10 +1,11 @@
 """A club night kept (issue 29): a new night, the night's page (its rounds' tables with their
 table cards, Seat round N, players come and gone) and the night board for the room.
 
-Organisers open and run a night; organisers and phones holding the club's table link see it
-and its board (Level.TABLE: the board links every table's game, which that link may score);
-anyone else is refused as on any club page that needs the table link (404 in a private club,
-403 in a public one).
+Organisers open and run a night, and so do phones holding the club's table link where the club
+allows it (`services/access.may_run_nights`: seat rounds, draw a seating again, players come and
+gone, end the night); organisers and the table link see it and its board (Level.TABLE: the
+board links every table's game, which that link may score); anyone else is refused as on any
+club page that needs the table link (404 in a private club, 403 in a public one).
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from wtforms.validators import Optional
 
 from scorekeeper.plumbing.models import Club, Night
 from scorekeeper.rules import PRESETS
+from scorekeeper.rules.whist import whist_sizes
 from scorekeeper.services import clubs, night_board, night_play, nights
-from scorekeeper.web.access import Level
+from scorekeeper.services.access import may_run_nights
+from scorekeeper.web.access import Level, refuse
 from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.clubs.forms import TonightFields
 from scorekeeper.web.errors import refilled_when_expired
@@ -27,6 +30,7 @@ from scorekeeper.web.sharing import LABEL
 SAVED = "saved-"  # a saved rule set's value among the rules offered: "saved-<id>"
 # How often the board asks whether anything changed (ms): a deal saved shows within 2 s.
 BOARD_POLL = 1000
+EXPIRED = "The page had expired: press the button again."
 
 
 class NightForm(TonightFields, FlaskForm):
@@ -48,7 +52,7 @@ class ComeForm(FlaskForm):
 @refilled_when_expired
 def night_new(slug: str):
     """The form of a new night; sent, the night kept and its page (or 422 with why not)."""
-    club, _ = _club(slug, Level.ORGANISER)
+    club, _ = _runner(slug)
     form = _night_form(club)
     if form.validate_on_submit():
         try:
@@ -69,7 +73,10 @@ def night_new(slug: str):
             return redirect(url_for(".night", slug=slug, night_id=night.id))
     status = 422 if request.method == "POST" else 200
     recent = night_play.nights_of(club)
-    return render_template("clubs/night_new.html", club=club, form=form, recent=recent), status
+    page = render_template(
+        "clubs/night_new.html", club=club, form=form, recent=recent, whist_sizes=whist_sizes()
+    )
+    return page, status
 
 
 @bp.get("/<slug>/nights/<int:night_id>")
@@ -82,13 +89,14 @@ def night(slug: str, night_id: int):
 
 @bp.post("/<slug>/nights/<int:night_id>/seat")
 def night_seat(slug: str, night_id: int):
-    """Seat the next round and start its tables' games (organisers); 422 with why not."""
-    club, level = _club(slug, Level.ORGANISER)
+    """Seat the next round as the page showed it and start its tables' games; 422 with why not
+    (a seating drawn again since is not seated unseen)."""
+    club, level = _runner(slug)
     found = _night_or_404(club, night_id)
     if not ActionForm().validate_on_submit():
-        return _night_page(club, found, level, ["The page had expired: press the button again."])
+        return _night_page(club, found, level, [EXPIRED])
     try:
-        seated = night_play.seat_round(found)
+        seated = night_play.seat_round(found, _drawn())
     except night_play.NightRefused as refused:
         return _night_page(club, found, level, [w for _, w in refused.problems])
     flash(f"Round {seated.number} seated: {len(seated.games)} tables' games started.")
@@ -97,13 +105,43 @@ def night_seat(slug: str, night_id: int):
     )
 
 
-@bp.post("/<slug>/nights/<int:night_id>/finish")
-def night_finish(slug: str, night_id: int):
-    """End the night once no table plays (organisers): no round is seated after it."""
-    club, level = _club(slug, Level.ORGANISER)
+@bp.post("/<slug>/nights/<int:night_id>/draw")
+def night_draw(slug: str, night_id: int):
+    """Draw the next round's seating again, before it is seated; 422 with why not."""
+    club, level = _runner(slug)
     found = _night_or_404(club, night_id)
     if not ActionForm().validate_on_submit():
-        return _night_page(club, found, level, ["The page had expired: press the button again."])
+        return _night_page(club, found, level, [EXPIRED])
+    try:
+        planned = night_play.draw_again(found, _drawn())
+    except night_play.NightRefused as refused:
+        return _night_page(club, found, level, [w for _, w in refused.problems])
+    flash(f"Round {planned.number} drawn again: check the new seating, then seat it.")
+    return redirect(url_for(".night", slug=slug, night_id=night_id, _anchor="next-round"))
+
+
+@bp.post("/<slug>/nights/<int:night_id>/rounds/<int:number>/draw")
+def night_redraw(slug: str, night_id: int, number: int):
+    """Draw round `number` again while no table has a deal: its games deleted, seated anew."""
+    club, level = _runner(slug)
+    found = _night_or_404(club, night_id)
+    if not ActionForm().validate_on_submit():
+        return _night_page(club, found, level, [EXPIRED])
+    try:
+        seated = night_play.redraw_round(found, _drawn(), number)
+    except night_play.NightRefused as refused:
+        return _night_page(club, found, level, [w for _, w in refused.problems])
+    flash(f"Round {seated.number} drawn again: {len(seated.games)} tables' games started anew.")
+    return redirect(url_for(".night", slug=slug, night_id=night_id, _anchor=f"round-{number}"))
+
+
+@bp.post("/<slug>/nights/<int:night_id>/finish")
+def night_finish(slug: str, night_id: int):
+    """End the night once no table plays: no round is seated after it."""
+    club, level = _runner(slug)
+    found = _night_or_404(club, night_id)
+    if not ActionForm().validate_on_submit():
+        return _night_page(club, found, level, [EXPIRED])
     try:
         night_play.finish_night(found)
     except night_play.NightRefused as refused:
@@ -115,7 +153,7 @@ def night_finish(slug: str, night_id: int):
 @bp.post("/<slug>/nights/<int:night_id>/players")
 def night_come(slug: str, night_id: int):
     """Someone come late (seated from the next round), or `leave`: someone gone early."""
-    club, level = _club(slug, Level.ORGANISER)
+    club, level = _runner(slug)
     found = _night_or_404(club, night_id)
     form = ComeForm()
     if not form.validate_on_submit():
@@ -155,11 +193,14 @@ def night_board_page(slug: str, night_id: int):
 def _night_page(club: Club, found: Night, level: Level, problems: list[str] | None = None):
     view = night_board.night_view(found)
     here = {p.member_id for p in found.players if p.left_after is None}
+    number = len(view.rounds) + (1 if view.round_over else 0)
     page = render_template(
         "clubs/night.html",
         club=club,
         view=view,
-        organiser=level >= Level.ORGANISER,
+        runs=may_run_nights(club, level),
+        schedule=night_play.schedule_place(found) if view.next_round else None,
+        no_draw=night_play.why_no_draw(found, number),
         problems=problems or [],
         action=ActionForm(),
         come=ComeForm(formdata=None),
@@ -175,6 +216,21 @@ def _club(slug: str, needed: Level) -> tuple[Club, Level]:
     club, level = club_or_404(slug, needed)
     g.public_club_page = False
     return club, level
+
+
+def _runner(slug: str) -> tuple[Club, Level]:
+    """The club, for a visitor who may run its nights (organisers; the table link where the
+    club allows it), or the refusal any page above the visitor's level gives (404 or 403)."""
+    club, level = _club(slug, Level.TABLE)
+    if not may_run_nights(club, level):
+        refuse(level)
+    return club, level
+
+
+def _drawn() -> int | None:
+    """The draw the page was showing (its seating), if it said."""
+    sent = request.form.get("draw", "")
+    return int(sent) if sent.isdigit() and len(sent) < 10 else None
 
 
 def _night_or_404(club: Club, night_id: int) -> Night:

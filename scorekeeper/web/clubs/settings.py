@@ -1,5 +1,6 @@
-"""A club's settings (organisers only): name, visibility, ranking threshold, the table link and
-who else runs the club. The table link's QR code, table card and replacing it: table_card.py."""
+"""A club's settings (organisers only): name, visibility, ranking threshold, whether the table
+link may run club nights, the table link and who else runs the club. The table link's QR code,
+table card and replacing it: table_card.py."""
 
 from __future__ import annotations
 
@@ -23,7 +24,11 @@ def settings(slug: str):
     if form.validate_on_submit():
         try:
             clubs.update_settings(
-                club, name=form.name.data, public=form.public.data, min_games=form.min_games.data
+                club,
+                name=form.name.data,
+                public=form.public.data,
+                min_games=form.min_games.data,
+                tables_run_nights=form.tables_run_nights.data,
             )
         except clubs.ClubRefused as exc:
             form.name.errors.append(str(exc))
@@ -47,6 +52,7 @@ def settings_form(club: Club) -> SettingsForm:
         "name": club.name,
         "public": club.standings_public,
         "min_games": club.min_games_ranked,
+        "tables_run_nights": club.tables_run_nights,
     }
     return SettingsForm(data=current)
 

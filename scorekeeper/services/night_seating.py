@@ -1,0 +1,288 @@
+"""What the engine is asked for a club night's next round (issue 29), and its seating: the
+players present, the season's history, tonight's rounds, a whist schedule continued, and a
+seed for each draw (a seating drawn again is the next draw's). Seated and drawn again by
+`night_rounds.py`.
+
+The seating is the engine's (`rules.plan_round`), measured against the season's games
+(`nights.season_history`) less tonight's, plus tonight's rounds; the players are the engine's as
+`services/nights.py` names them (a member by id, a guest as `guest:` and the name). Partners
+rotating at tables of 4, a group whose number has a whist schedule goes on with it where the
+club's earlier nights this season left off. Opening a night and its comings and goings are
+`night_play.py`, which names all of this too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import or_, select
+
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import (
+    Club,
+    Night,
+    NightPlayer,
+    NightRound,
+    NightTable,
+)
+from scorekeeper.rules import History, Round, SeatingRefused, Shape, Table, history_of, plan_round
+from scorekeeper.rules.whist import whist_rounds
+from scorekeeper.services import nights
+
+ROTATING, FIXED = "rotating", "fixed"
+# A draw again that happens to seat the room as before is drawn again, up to this many times:
+# with few players and the season's partners avoided there may be one fair seating only.
+DRAWS_TRIED = 8
+
+
+class NightRefused(ValueError):
+    """What the organiser asked cannot be: (field, words) for each problem found."""
+
+    def __init__(self, problems: Sequence[tuple[str, str]]) -> None:
+        super().__init__("; ".join(words for _, words in problems))
+        self.problems = tuple(problems)
+
+
+def player_key(player: NightPlayer) -> str:
+    """The player as the engine and the season's history name them."""
+    if player.member_id is not None:
+        return str(player.member_id)
+    return nights.GUEST + player.name
+
+
+def present_for(night: Night, number: int) -> list[NightPlayer]:
+    """Who is at the night for round `number`: come by then and not yet gone."""
+    return [
+        p
+        for p in night.players
+        if p.from_round <= number and (p.left_after is None or p.left_after >= number)
+    ]
+
+
+def round_over(night: Night) -> bool:
+    """Whether the last round seated is over: every table's game finished (or deleted)."""
+    if not night.rounds:
+        return True
+    return all(t.game is None or t.game.finished_at for t in night.rounds[-1].tables)
+
+
+def still_playing(night: Night) -> NightRefused:
+    """ "Round 1 is still playing at table 2, 3." """
+    tables = night.rounds[-1].tables
+    at = ", ".join(str(t.number) for t in tables if t.game and not t.game.finished_at)
+    return NightRefused([("round", f"Round {len(night.rounds)} is still playing at table {at}.")])
+
+
+@dataclass(frozen=True)
+class SchedulePlace:
+    """Where a round stands in its group's whist schedule: its round of how many, for how many."""
+
+    round: int
+    length: int
+    players: int
+
+    @property
+    def words(self) -> str:
+        """ "Round 3 of 7 of the whist schedule for 8: everyone partners everyone once"."""
+        return (
+            f"Round {self.round} of {self.length} of the whist schedule for {self.players}: "
+            "everyone partners everyone once"
+        )
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What the engine is asked for the night's next round, all but the seed."""
+
+    number: int
+    present: tuple[str, ...]
+    shape: Shape
+    fixed_pairs: tuple[tuple[str, str], ...]
+    history: History
+    so_far: tuple[Round, ...]
+    schedule_played: int | None
+
+
+def seed_of(night: Night, draw: int) -> int:
+    """The engine's seed for a draw of the night: its id at first (as nights were seated before
+    draws were kept), then a seed of its own for every draw again."""
+    if draw == 0:
+        return night.id
+    text = f"night {night.id}/draw {draw}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
+
+
+def next_round(night: Night) -> Round:
+    """The next round as the engine seats it now (the same each time it is asked, until a
+    player comes or goes, a game is played or it is drawn again): the board shows it,
+    `seat_round` keeps it."""
+    return _plan(_asked(night, night.rounds), seed_of(night, night.draw))
+
+
+def schedule_place(night: Night) -> SchedulePlace | None:
+    """Where the next round stands in its group's whist schedule; None if it follows none."""
+    asked = _asked(night, night.rounds)
+    schedule = whist_rounds(len(asked.present))
+    if asked.schedule_played is None or schedule is None:
+        return None
+    group = {*asked.present}
+    same = sum(1 for r in asked.so_far if {*r.seated, *r.sitting_out} == group)
+    at = (asked.schedule_played + same) % len(schedule)
+    return SchedulePlace(at + 1, len(schedule), len(asked.present))
+
+
+def why_no_draw(night: Night, number: int) -> str:
+    """Why round `number`'s seating may not be drawn again ("" if it may): with fixed partners,
+    round 1 draws the pairs and the order of their round robin, which later rounds follow."""
+    if night.partners == FIXED and number > 1:
+        return (
+            "Partners are fixed: round 1 drew the pairs and the order they meet in, each pair "
+            "once, so a later round is not drawn again."
+        )
+    return ""
+
+
+def new_draw(night: Night, rounds: Sequence[NightRound]) -> tuple[int, Round]:
+    """The next draw of the round after `rounds` whose seating differs from the current draw's
+    (or the last tried), and that seating."""
+    asked = _asked(night, rounds)
+    shown = _plan(asked, seed_of(night, night.draw))
+    for step in range(1, DRAWS_TRIED + 1):
+        planned = _plan(asked, seed_of(night, night.draw + step))
+        if planned != shown:
+            break
+    return night.draw + step, planned
+
+
+# --- what the engine is asked --------------------------------------------------------------
+
+
+def _plan(asked: _Asked, seed: int) -> Round:
+    try:
+        return plan_round(
+            asked.present,
+            asked.shape,
+            asked.fixed_pairs,
+            asked.history,
+            asked.so_far,
+            seed=seed,
+            schedule_played=asked.schedule_played,
+        )
+    except SeatingRefused as refused:
+        words = f"Round {asked.number} cannot be seated: {refused}"
+        raise NightRefused([("round", words)]) from None
+
+
+def _asked(night: Night, rounds: Sequence[NightRound]) -> _Asked:
+    """The engine's inputs for the round after `rounds` (the night's, or all but its last)."""
+    number = len(rounds) + 1
+    present = tuple(player_key(p) for p in present_for(night, number))
+    so_far = tuple(_engine_round(r, night) for r in rounds)
+    shape = nights.SHAPES[night.shape][0]
+    fixed = night.partners == FIXED
+    whist = not fixed and shape is Shape.FOURS and whist_rounds(len(present)) is not None
+    return _Asked(
+        number,
+        present,
+        shape,
+        tuple(_fixed_pairs(so_far)) if fixed else (),
+        _before_tonight(night),
+        so_far,
+        _schedule_played(night, present) if whist else None,
+    )
+
+
+def _schedule_played(night: Night, present: Sequence[str]) -> int:
+    """Rounds this same group (the same players present, no more, no fewer) played at the
+    club's earlier nights this season with partners rotating at tables of 4: where its whist
+    schedule goes on from. Tonight's rounds are the engine's to count."""
+    club = db.session.get(Club, night.club_id)
+    span = nights.history_span(club, night.played_on)
+    earlier = select(Night.id).where(
+        Night.club_id == night.club_id,
+        Night.played_on >= span.start,
+        Night.played_on <= night.played_on,
+        Night.partners == ROTATING,
+        Night.shape == night.shape,
+        or_(Night.played_on < night.played_on, Night.id < night.id),
+    )
+    keys = {
+        pid: str(member) if member is not None else nights.GUEST + name
+        for pid, member, name in db.session.execute(
+            select(NightPlayer.id, NightPlayer.member_id, NightPlayer.name).where(
+                NightPlayer.night_id.in_(earlier)
+            )
+        )
+    }
+    rows = db.session.execute(
+        select(NightRound.id, NightRound.sitting_out, NightTable.sides)
+        .join(NightTable, NightTable.round_id == NightRound.id)
+        .where(NightRound.night_id.in_(earlier))
+    )
+    groups: dict[int, set[str]] = {}
+    for round_id, out, sides in rows:
+        group = groups.setdefault(round_id, {keys[i] for i in out})
+        group.update(keys[i] for side in sides for i in side)
+    return sum(1 for group in groups.values() if group == {*present})
+
+
+def _engine_round(played: NightRound, night: Night, kept_games: bool = False) -> Round:
+    """A round kept, as the engine seated it (`kept_games`: its tables whose game is kept)."""
+    keys = {p.id: player_key(p) for p in night.players}
+    return Round(
+        played.number,
+        tuple(
+            Table(t.number, tuple(tuple(keys[i] for i in side) for side in t.sides))
+            for t in played.tables
+            if not kept_games or t.game_id is not None
+        ),
+        tuple(keys[i] for i in played.sitting_out),
+    )
+
+
+def _fixed_pairs(so_far: Sequence[Round]) -> list[tuple[str, str]]:
+    """Each player's first partner tonight is their partner all night."""
+    pairs: list[tuple[str, str]] = []
+    paired: set[str] = set()
+    for played in so_far:
+        for table in played.tables:
+            for side in table.sides:
+                if len(side) == 2 and not paired & set(side):
+                    pairs.append((side[0], side[1]))
+                    paired.update(side)
+    return pairs
+
+
+def _before_tonight(night: Night) -> History:
+    """The season's history without tonight's games, which the engine counts from the rounds.
+
+    The season's games include tonight's tables that still have their game (played today, in
+    the club): their partners and opponents among members are taken off again, so tonight
+    counts once; a round being drawn again counts neither there nor among the rounds.
+    """
+    club = db.session.get(Club, night.club_id)
+    season = nights.season_history(club, nights.history_span(club, night.played_on))
+    tonight = _members_only([_engine_round(r, night, kept_games=True) for r in night.rounds])
+    partnered = Counter(season.partnered)
+    partnered.subtract(tonight.partnered)
+    opposed = Counter(season.opposed)
+    opposed.subtract(tonight.opposed)
+    return History(+partnered, +opposed)
+
+
+def _members_only(so_far: Sequence[Round]) -> History:
+    members = [
+        Round(
+            r.number,
+            tuple(Table(t.number, tuple(_members(side) for side in t.sides)) for t in r.tables),
+        )
+        for r in so_far
+    ]
+    return history_of(members)
+
+
+def _members(side: Sequence[str]) -> tuple[str, ...]:
+    return tuple(p for p in side if not p.startswith(nights.GUEST))
