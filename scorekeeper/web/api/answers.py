@@ -303,8 +303,180 @@ SAVED_RULES = answered(
     },
     "A club's saved rule set: a preset and the numbers the club plays differently",
 )
+# --- a club night (issue 29) -----------------------------------------------------------------
+
+NUMBER_OR_NULL = {"type": ["integer", "null"]}
+NIGHT_GAME = answered(
+    {
+        "id": {"type": "integer", "description": "The game's id: GET /api/v1/games/{game_id}"},
+        "key": {
+            "type": "string",
+            "pattern": f"^{SECRET.pattern}$",
+            "description": "The game's secret, for X-Game-Key",
+        },
+        "url": {"type": "string", "description": "The game's private link, as a path"},
+        "link": {"type": "string", "format": "uri", "description": "Its private link in full"},
+    },
+    "A table's game, as the API names games elsewhere: shown only to those who may score it "
+    "(the club's organisers and holders of its table link)",
+)
+NIGHT_SIDE = answered(
+    {
+        "name": {"type": "string", "description": "The side's name: its players, joined"},
+        "players": NAMES,
+        "total": {
+            **NUMBER_OR_NULL,
+            "description": "The side's total so far; null if the table's game was deleted",
+        },
+        "won": {"type": "boolean"},
+    }
+)
+NIGHT_TABLE = answered(
+    {
+        "number": INTEGER,
+        "title": {"type": "string", "description": "Ann & Bob v Cat & Dan"},
+        "sides": {"type": "array", "items": ref("NightSide")},
+        "deals": {"type": "integer", "description": "Deals played at the table so far"},
+        "finished": {
+            "type": "boolean",
+            "description": "The table's game is over (or was deleted)",
+        },
+        "game": {
+            "anyOf": [ref("NightGame"), {"type": "null"}],
+            "description": "The table's game; null if it was deleted",
+        },
+    },
+    "A table of a round seated: its sides as seated and its game as it stands",
+)
+SEATING = answered(
+    {
+        "number": {"type": "integer", "description": "The round's number"},
+        "tables": {
+            "type": "array",
+            "items": answered(
+                {
+                    "number": INTEGER,
+                    "title": {"type": "string", "description": "Ann & Bob v Cat & Dan"},
+                    "sides": {"type": "array", "items": NAMES},
+                }
+            ),
+        },
+        "sitting_out": NAMES,
+    },
+    "The next round as the engine seats it now (the same each time it is asked, until a "
+    "player comes or goes): what seating the round keeps",
+)
+NIGHT_PLAYER = answered(
+    {
+        "id": {"type": "integer", "description": "The player's id at this night"},
+        "name": {"type": "string", "description": "Their name that night"},
+        "member_id": {**NUMBER_OR_NULL, "description": "The member; null for a guest"},
+        "from_round": {"type": "integer", "description": "The first round they may be seated"},
+        "left_after": {
+            **NUMBER_OR_NULL,
+            "description": "The last round before they left; null while they are here",
+        },
+        "here": {"type": "boolean", "description": "Still at the night (not gone)"},
+    }
+)
+NIGHT_STANDING = answered(
+    {
+        "rank": {**NUMBER_OR_NULL, "description": "null until they have a game counted"},
+        "name": TEXT,
+        "points": INTEGER,
+        "games": {
+            "type": "integer",
+            "description": "Games counted (with rounds sat out, if they count as 0 points)",
+        },
+        "wins": INTEGER,
+        "sat_out": {"type": "integer", "description": "Rounds sat out"},
+        "average": {**NUMBER_OR_NULL, "description": "Points per game counted, rounded"},
+    }
+)
+NIGHT_BRIEF_PROPERTIES: dict[str, Any] = {
+    "id": INTEGER,
+    "url": {"type": "string", "description": "The night's address in this API"},
+    "played_on": {"type": "string", "format": "date"},
+    "rules_called": {
+        "type": "string",
+        "description": "The saved rule set's name the night started with, else the preset's",
+    },
+    "ruleset": {"type": "string", "description": "The preset every table plays"},
+    "saved_rules_id": {
+        **NUMBER_OR_NULL,
+        "description": "The club's saved rule set it started from; null for a preset (and "
+        "once that saved rule set is deleted)",
+    },
+    "shape": {"type": "string", "description": "fours, sixes or singles"},
+    "partners": {"type": "string", "description": "rotating or fixed"},
+    "sit_out": {"type": "string", "description": "How a round sat out counts: no game or zero"},
+    "rounds_planned": INTEGER,
+    "rounds_seated": INTEGER,
+    "finished_at": {
+        "type": ["string", "null"],
+        "format": "date-time",
+        "description": "When its organisers ended it; null if they have not",
+    },
+}
+NIGHT_BRIEF = answered(
+    {**NIGHT_BRIEF_PROPERTIES, "players": {"type": "integer", "description": "Players come"}},
+    "A club night in brief",
+)
+NIGHT = answered(
+    {
+        **NIGHT_BRIEF_PROPERTIES,
+        "sit_out_rule": {"type": "string", "description": "How a round sat out counts, in words"},
+        "players": {"type": "array", "items": ref("NightPlayer")},
+        "rounds": {
+            "type": "array",
+            "description": "Each round seated, its tables and who sat it out",
+            "items": answered(
+                {
+                    "number": INTEGER,
+                    "tables": {"type": "array", "items": ref("NightTable")},
+                    "sitting_out": NAMES,
+                }
+            ),
+        },
+        "round_over": {
+            "type": "boolean",
+            "description": "Every table of the last round seated has finished (true if none is "
+            "seated): the next round may be seated",
+        },
+        "done": {
+            "type": "boolean",
+            "description": "Ended by its organisers, or every round planned played",
+        },
+        "standings": {
+            "type": "array",
+            "description": "The night's players ranked by average per game, then points",
+            "items": ref("NightStanding"),
+        },
+        "next_round": {
+            "anyOf": [ref("Seating"), {"type": "null"}],
+            "description": "The next round's seating once the last round is over; null while a "
+            "round plays, once the night is done, or when it cannot be seated (why_no_next)",
+        },
+        "why_no_next": {
+            "type": ["string", "null"],
+            "description": "Why the next round cannot be seated, in words; null when it can, a "
+            "round still plays (round_over false) or the night is done",
+        },
+    },
+    "A club night: its rules, its players present and gone, each round's tables and games, "
+    "the night's standings and the next round's seating",
+)
+
 # The document's schemas of answers, by name.
 ANSWERS: dict[str, dict[str, Any]] = {
+    "NightBrief": NIGHT_BRIEF,
+    "Night": NIGHT,
+    "NightPlayer": NIGHT_PLAYER,
+    "NightTable": NIGHT_TABLE,
+    "NightSide": NIGHT_SIDE,
+    "NightGame": NIGHT_GAME,
+    "NightStanding": NIGHT_STANDING,
+    "Seating": SEATING,
     "Breakdown": BREAKDOWN,
     "Dealer": DEALER,
     "RulesetBrief": answered(
@@ -351,6 +523,12 @@ ANSWERS: dict[str, dict[str, Any]] = {
             "player": TEXT,
             "games": INTEGER,
             "wins": INTEGER,
+            "night_wins": {
+                "type": "integer",
+                "description": "The club's finished nights within the filters at which the "
+                "member ranked first in the night's standings (a first place shared counts "
+                "for each)",
+            },
             "win_rate": {"type": "number"},
             "average_score": {"type": "number"},
             "average_per_deal": {"type": "number"},

@@ -1,0 +1,370 @@
+"""A club's nights (issue 29): listed, read, started and seated round by round.
+
+As the night pages (web/clubs/night_pages.py): organisers and holders of the club's table link
+(X-Table-Code) read a night, whose tables name their games' keys, which that link may score;
+organisers (signed in) open a night and seat its rounds. Anyone else is refused as any club
+route that needs the table link is: 404 in a private club, 403 in a public one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, jsonify, request, url_for
+
+from scorekeeper.plumbing.models import Club, Night, SavedRules
+from scorekeeper.rules import Refusal
+from scorekeeper.services import clubs, links, night_board, night_play
+from scorekeeper.services.access import TO_ENTER
+from scorekeeper.services.games.words import rules_called
+from scorekeeper.services.members import PARTNERS, split_names
+from scorekeeper.web.access import Level, require
+from scorekeeper.web.api.figures import Unfit
+from scorekeeper.web.api.operations import (
+    POINTERS,
+    TABLE_CODE,
+    TOO_MANY,
+    answer,
+    errors,
+    route,
+)
+from scorekeeper.web.api.reading import body
+from scorekeeper.web.api.refusals import refused, stop
+from scorekeeper.web.api.shapes import (
+    NIGHT_BODY,
+    NIGHT_SEAT,
+    NIGHT_SETUP,
+    NIGHTS_QUERY,
+    SEAT_BODY,
+    ref,
+)
+from scorekeeper.web.sharing import base_url
+
+NO_CLUB = errors(
+    "No club with that slug, or a private club asked without its X-Table-Code or an "
+    "organiser's sign-in (all answered alike)"
+)
+NO_NIGHT = errors(
+    "No club with that slug, no such night of the club (another club's night too), or a "
+    "private club asked without its X-Table-Code or an organiser's sign-in"
+)
+TABLE_ONLY = errors(
+    "A public club's nights name their tables' games: reading them needs the club's table "
+    "code (X-Table-Code) or an organiser's sign-in"
+)
+ORGANISERS_ONLY = errors(
+    "Only the club's organisers (signed in: the session's cookie) open a night and seat its "
+    "rounds; the table code reads it"
+)
+NIGHT_URL = "The night's address in this API"
+
+
+@route(
+    "GET",
+    "/clubs/<slug>/nights",
+    "listNights",
+    "A club's nights, the newest first (organisers, or with the table code)",
+    endpoint="nights",
+    parameters=(*NIGHTS_QUERY.parameters(), TABLE_CODE),
+    answers={
+        "200": answer({"type": "array", "items": ref("NightBrief")}, "The newest nights"),
+        "403": TABLE_ONLY,
+        "404": NO_CLUB,
+        "422": errors("limit is not a number from 1 to the most listed (inputs: [])"),
+        "429": TOO_MANY,
+    },
+)
+def club_nights(slug: str):
+    """The club's newest nights, in brief."""
+    club, _ = _club(slug, Level.TABLE)
+    try:
+        most = NIGHTS_QUERY.read(request.args, "limit")
+    except Unfit as exc:
+        stop(exc.refusals)
+    return jsonify([_brief(night, slug) for night in night_play.nights_of(club, most)])
+
+
+@route(
+    "GET",
+    "/clubs/<slug>/nights/<int:night_id>",
+    "getNight",
+    "A club night: its rounds' tables and games, standings and next round",
+    endpoint="night",
+    parameters=(TABLE_CODE,),
+    answers={
+        "200": answer(ref("Night"), "The night as its page shows it"),
+        "403": TABLE_ONLY,
+        "404": NO_NIGHT,
+        "429": TOO_MANY,
+    },
+)
+def club_night(slug: str, night_id: int):
+    """One night of the club, as its page shows it."""
+    club, level = _club(slug, Level.TABLE)
+    return jsonify(_night_answer(_night(club, night_id), slug, level))
+
+
+@route(
+    "POST",
+    "/clubs/<slug>/nights",
+    "startNight",
+    "Open tonight's night (organisers): its players, rules and rounds; no round seated yet",
+    endpoint="start_night",
+    parameters=(TABLE_CODE,),
+    body="NightSetup",
+    answers={
+        "201": answer(ref("Night"), "Opened: the night, round 1 to seat", Location=NIGHT_URL),
+        "403": ORGANISERS_ONLY,
+        "404": NO_CLUB,
+        "429": TOO_MANY,
+        "422": errors(
+            "The night cannot be opened as asked: each error names the figure and why (a "
+            "member not the club's, a guest who is a member, 99 rounds, too many or too few "
+            "players for the tables, rules the tables cannot seat, ruleset and saved_rules "
+            f"both or neither). {POINTERS}: /members, /guests/2, /rounds, /saved_rules"
+        ),
+    },
+)
+def start_night(slug: str):
+    """Open tonight's night: 201 with the night, or 422 naming each figure refused."""
+    club, level = _club(slug, Level.ORGANISER)
+    data = body()
+    try:
+        members = NIGHT_SETUP.read(data, "members")
+        guests = _guests(data)
+        rules, rules_field = _rules(data, club)
+        asked = {name: NIGHT_SETUP.read(data, name) for name in ("rounds", "partners", "sit_out")}
+        shape = NIGHT_SETUP.read(data, "shape") or ""
+        night = night_play.open_night(
+            club,
+            members,
+            "\n".join(guests),
+            rules,
+            asked["rounds"],
+            asked["partners"],
+            asked["sit_out"],
+            shape,
+        )
+    except Unfit as exc:
+        return refused(exc.refusals, into=NIGHT_BODY, sent=data)
+    except night_play.NightRefused as exc:
+        named = {"rules": rules_field}
+        said = [Refusal(None, named.get(field, field), words) for field, words in exc.problems]
+        return refused(said, into=NIGHT_BODY, sent=data)
+    response = jsonify(_night_answer(night, slug, level))
+    response.headers["Location"] = url_for(".night", slug=slug, night_id=night.id)
+    return response, 201
+
+
+@route(
+    "POST",
+    "/clubs/<slug>/nights/<int:night_id>/rounds",
+    "seatRound",
+    "Seat a night's next round and start its tables' games (organisers)",
+    endpoint="seat_round",
+    parameters=(TABLE_CODE,),
+    body="NightSeat",
+    answers={
+        "201": answer(
+            ref("Night"),
+            "Seated: the night with the round's tables and their games (each read with GET "
+            "/api/v1/games/{game_id} and its key)",
+            Location=NIGHT_URL,
+        ),
+        "403": ORGANISERS_ONLY,
+        "404": NO_NIGHT,
+        "409": errors(
+            "The round cannot be seated now, in words (field round): it is seated already (the "
+            "request was sent before), a table of the last round still plays, every round "
+            "planned is seated, the night has ended, or too few players are here to seat it"
+        ),
+        "422": errors(f"round is not the next round to seat. {POINTERS}: /round"),
+        "429": TOO_MANY,
+    },
+)
+def seat_round(slug: str, night_id: int):
+    """Seat the night's next round: 201 with the night, 409 why not now, 422 a wrong round."""
+    club, level = _club(slug, Level.ORGANISER)
+    night = _night(club, night_id)
+    data = body()
+    try:
+        number = NIGHT_SEAT.read(data, "round")
+    except Unfit as exc:
+        return refused(exc.refusals, into=SEAT_BODY, sent=data)
+    following = len(night.rounds) + 1
+    if number < following:
+        return refused([Refusal(None, "round", f"Round {number} is seated already.")], 409)
+    if number > following:
+        words = f"Round {number} is not next: round {following} is."
+        return refused([Refusal(None, "round", words)], into=SEAT_BODY, sent=data)
+    try:
+        night_play.seat_round(night)
+    except night_play.NightRefused as exc:
+        return refused([Refusal(None, field, words) for field, words in exc.problems], 409)
+    response = jsonify(_night_answer(night, slug, level))
+    response.headers["Location"] = url_for(".night", slug=slug, night_id=night.id)
+    return response, 201
+
+
+def _club(slug: str, needed: Level) -> tuple[Club, Level]:
+    """The club and the visitor's level, or 404/403 as its night pages refuse one below
+    `needed`."""
+    club = clubs.club_by_slug(slug)
+    if club is None:
+        abort(404)
+    return club, require(club, needed)
+
+
+def _night(club: Club, night_id: int) -> Night:
+    """One of the club's nights; another club's is as missing as none."""
+    found = night_play.night_of(club, night_id)
+    if found is None:
+        abort(404)
+    return found
+
+
+def _guests(data: dict[str, Any]) -> list[str]:
+    """The guests' names, one an item: one the night would read as two is refused."""
+    guests = NIGHT_SETUP.read(data, "guests")
+    unfit = [
+        Refusal(
+            None,
+            "guests",
+            f"Guest {n + 1}'s name holds a comma or a line break: send one name an item.",
+            inputs=((None, f"guests.{n}"),),
+        )
+        for n, name in enumerate(guests)
+        if len(split_names(name)) > 1
+    ]
+    if unfit:
+        raise Unfit(unfit)
+    return guests
+
+
+def _rules(data: dict[str, Any], club: Club) -> tuple[SavedRules | str, str]:
+    """The night's rules (a saved rule set of the club, or a preset's key), and the figure
+    that named them."""
+    saved_id = NIGHT_SETUP.read(data, "saved_rules")
+    key = NIGHT_SETUP.read(data, "ruleset")
+    if saved_id is None and key is None:
+        words = "Name the night's rules: ruleset (a preset's key) or saved_rules (an id)."
+        raise Unfit([Refusal(None, "ruleset", words)])
+    if saved_id is not None and key is not None:
+        words = "Send the night's rules once: ruleset or saved_rules, not both."
+        raise Unfit([Refusal(None, "ruleset", words, ((None, "ruleset"), (None, "saved_rules")))])
+    if key is not None:
+        return key, "ruleset"
+    saved = clubs.saved_rules(club, saved_id)
+    if saved is None:
+        raise Unfit([Refusal(None, "saved_rules", f"The club has no saved rule set {saved_id}.")])
+    return saved, "saved_rules"
+
+
+def _brief(night: Night, slug: str) -> dict[str, Any]:
+    """A night as a list shows it."""
+    return {**_about(night, slug), "players": len(night.players)}
+
+
+def _about(night: Night, slug: str) -> dict[str, Any]:
+    """What a night is: its date, rules, tables, partners and rounds."""
+    return {
+        "id": night.id,
+        "url": url_for(".night", slug=slug, night_id=night.id),
+        "played_on": night.played_on.isoformat(),
+        "rules_called": rules_called(night.rules_name, night.ruleset),
+        "ruleset": night.ruleset,
+        "saved_rules_id": night.saved_rules_id,
+        "shape": night.shape,
+        "partners": night.partners,
+        "sit_out": night.sit_out,
+        "rounds_planned": night.rounds_planned,
+        "rounds_seated": len(night.rounds),
+        "finished_at": night.finished_at.isoformat() if night.finished_at else None,
+    }
+
+
+def _night_answer(night: Night, slug: str, level: Level) -> dict[str, Any]:
+    """The night as its page shows it; its games' keys only to those who may score them."""
+    view = night_board.night_view(night)
+    scoring = level >= TO_ENTER
+    return {
+        **_about(night, slug),
+        "sit_out_rule": view.sit_out_rule,
+        "players": [
+            {
+                "id": p.id,
+                "name": p.name,
+                "member_id": p.member_id,
+                "from_round": p.from_round,
+                "left_after": p.left_after,
+                "here": p.left_after is None,
+            }
+            for p in night.players
+        ],
+        "rounds": [
+            {
+                "number": r.number,
+                "tables": [_table(t, scoring) for t in r.tables],
+                "sitting_out": list(r.sitting_out),
+            }
+            for r in view.rounds
+        ],
+        "round_over": view.round_over,
+        "done": view.done,
+        "standings": [
+            {
+                "rank": s.rank,
+                "name": s.name,
+                "points": s.points,
+                "games": s.games,
+                "wins": s.wins,
+                "sat_out": s.sat_out,
+                "average": s.average,
+            }
+            for s in view.standings
+        ],
+        "next_round": _seating(view.next_round) if view.next_round is not None else None,
+        "why_no_next": view.why_no_next or None,
+    }
+
+
+def _table(table: night_board.BoardTable, scoring: bool) -> dict[str, Any]:
+    """A table of a round: its sides, their totals, and its game for those who may score it."""
+    scores = dict(enumerate(table.scores))
+    game = None
+    if scoring and table.secret is not None and table.game_id is not None:
+        path = links.LINK_PREFIX + table.secret
+        game = {
+            "id": table.game_id,
+            "key": table.secret,
+            "url": path,
+            "link": base_url().rstrip("/") + path,
+        }
+    return {
+        "number": table.number,
+        "title": table.title,
+        "sides": [
+            {
+                "name": PARTNERS.join(side),
+                "players": list(side),
+                "total": scores[i].total if i in scores else None,
+                "won": scores[i].won if i in scores else False,
+            }
+            for i, side in enumerate(table.sides)
+        ],
+        "deals": table.deals,
+        "finished": table.finished,
+        "game": game,
+    }
+
+
+def _seating(planned: night_board.BoardRound) -> dict[str, Any]:
+    """The next round as the engine seats it now."""
+    return {
+        "number": planned.number,
+        "tables": [
+            {"number": t.number, "title": t.title, "sides": [list(side) for side in t.sides]}
+            for t in planned.tables
+        ],
+        "sitting_out": list(planned.sitting_out),
+    }

@@ -1,0 +1,373 @@
+"""A club night through the JSON API (issue 29): listed, read, opened and seated round by round.
+
+Who may: organisers (signed in) open and seat; organisers and holders of the club's table link
+(X-Table-Code) read, games' keys and all; anyone else is refused as the night pages refuse
+them (404 in a private club, 403 in a public one). Every refusal is a 4xx naming its figure,
+and every answer matches the OpenAPI document's schema.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from test_clubs import SLUG, add_members, new_club, signup
+
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Night
+from scorekeeper.rules import PRESETS
+from scorekeeper.rules.nights import MOST_ROUNDS
+from scorekeeper.services import clubs
+
+pytestmark = pytest.mark.usefixtures("quick_hashing")
+
+NIGHTS = f"/api/v1/clubs/{SLUG}/nights"
+TWELVE = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kit", "Lou"]
+PLAYED = {"books": {"clean": 1}}
+
+
+@pytest.fixture
+def olga(app, client):
+    """Olga, signed in, runs the private Tuesday Club of twelve members."""
+    signup(client)
+    new_club(client)
+    add_members(client, SLUG, *TWELVE)
+    return client
+
+
+@pytest.fixture
+def document(client) -> dict[str, Any]:
+    return client.get("/api/v1/openapi.json").get_json()
+
+
+def matches(document: dict[str, Any], component: str, value: Any) -> None:
+    """The value is what the document's schema says."""
+    schema = {"$ref": f"#/components/schemas/{component}", "components": document["components"]}
+    Draft202012Validator(schema).validate(value)
+
+
+def ids(app, slug: str = SLUG) -> dict[str, int]:
+    with app.app_context():
+        return {m.name: m.id for m in clubs.club_by_slug(slug).members}
+
+
+def table_code(app, slug: str = SLUG) -> dict[str, str]:
+    with app.app_context():
+        return {"X-Table-Code": clubs.club_by_slug(slug).table_code}
+
+
+def start(app, olga, names=TWELVE, **more) -> Any:
+    """Tonight's night opened through the API: the answer."""
+    body = {"members": [ids(app)[n] for n in names], "ruleset": "classic", "rounds": 2, **more}
+    return olga.post(NIGHTS, json=body)
+
+
+def started(app, olga, **more) -> dict[str, Any]:
+    answer = start(app, olga, **more)
+    assert answer.status_code == 201, answer.get_json()
+    return answer.get_json()
+
+
+def seat(olga, night: dict[str, Any], number: int):
+    return olga.post(f"{night['url']}/rounds", json={"round": number})
+
+
+def finish(client, night: dict[str, Any], code: dict[str, str]) -> None:
+    """Every table of the last round plays its 4 deals through the API, as its phones would."""
+    for table in night["rounds"][-1]["tables"]:
+        game = table["game"]
+        headers = {"X-Game-Key": game["key"], **code}
+        for _ in range(4):
+            saved = client.post(
+                f"/api/v1/games/{game['id']}/deals", json={"scores": [PLAYED, {}]}, headers=headers
+            )
+            assert saved.status_code == 201, saved.get_json()
+
+
+def error(answer, status: int) -> dict[str, Any]:
+    """The answer's only error, once its status is as expected."""
+    assert answer.status_code == status, answer.get_json()
+    (only,) = answer.get_json()["errors"]
+    return only
+
+
+def pointers(answer) -> list[str]:
+    return [i["pointer"] for e in answer.get_json()["errors"] for i in e["inputs"]]
+
+
+# ------------------------------------------------------------------------- opening, seating
+
+
+def test_a_night_opened_then_round_one_seated_makes_games_the_api_reads(app, olga, document):
+    answer = start(app, olga)
+    assert answer.status_code == 201
+    night = answer.get_json()
+    matches(document, "Night", night)
+    assert answer.headers["Location"] == night["url"] == f"{NIGHTS}/{night['id']}"
+    kept_for = {d.strip() for d in answer.headers["Cache-Control"].split(",")}
+    assert {"private", "no-store"} <= kept_for
+    assert (night["rounds_planned"], night["rounds_seated"], night["rounds"]) == (2, 0, [])
+    assert (night["partners"], night["sit_out"], night["shape"]) == ("rotating", "no game", "fours")
+    assert night["rules_called"] == PRESETS["classic"].name
+    assert sorted(p["name"] for p in night["players"]) == sorted(TWELVE)
+    assert all(p["here"] and p["member_id"] == ids(app)[p["name"]] for p in night["players"])
+    # Round 1 is what the engine would seat now.
+    planned = night["next_round"]
+    assert planned["number"] == 1 and len(planned["tables"]) == 3
+    assert night["why_no_next"] is None and night["round_over"] and not night["done"]
+
+    seated = seat(olga, night, 1)
+    assert seated.status_code == 201, seated.get_json()
+    after = seated.get_json()
+    matches(document, "Night", after)
+    assert seated.headers["Location"] == night["url"]
+    (one,) = after["rounds"]
+    # Seated as the engine planned it.
+    assert [t["sides"] for t in planned["tables"]] == [
+        [s["players"] for s in t["sides"]] for t in one["tables"]
+    ]
+    assert after["next_round"] is None and not after["round_over"]
+    code = table_code(app)
+    for table in one["tables"]:
+        game = table["game"]
+        assert game["url"] == f"/t/{game['key']}" and game["link"].endswith(game["url"])
+        state = olga.get(f"/api/v1/games/{game['id']}", headers={"X-Game-Key": game["key"]})
+        assert state.status_code == 200
+        assert [s["name"] for s in state.get_json()["sides"]] == [s["name"] for s in table["sides"]]
+        phone = app.test_client().get(
+            f"/api/v1/games/{game['id']}", headers={"X-Game-Key": game["key"], **code}
+        )
+        assert phone.status_code == 200
+    # The club's night, as its pages keep it.
+    with app.app_context():
+        kept = db.session.get(Night, night["id"])
+        games = [t.game_id for t in kept.rounds[0].tables]
+        assert games == [t["game"]["id"] for t in one["tables"]]
+
+
+def test_the_next_round_once_the_last_table_finishes_then_the_night_is_done(app, olga, document):
+    night = started(app, olga)
+    code = table_code(app)
+    night = seat(olga, night, 1).get_json()
+    # Still playing: round 2 cannot be seated yet (409, in words).
+    playing = error(seat(olga, night, 2), 409)
+    assert (
+        playing["field"] == "round"
+        and "Round 1 is still playing at table 1, 2, 3." in (playing["message"])
+    )
+    finish(app.test_client(), night, code)
+    read = olga.get(night["url"]).get_json()
+    matches(document, "Night", read)
+    assert read["round_over"] and read["next_round"]["number"] == 2
+    tables = read["rounds"][0]["tables"]
+    assert all(t["finished"] and t["deals"] == 4 for t in tables)
+    assert all(sum(s["won"] for s in t["sides"]) == 1 for t in tables)
+    # Twelve players, each one game: every standing counted, six winners.
+    assert sorted(s["games"] for s in read["standings"]) == [1] * 12
+    assert sum(s["wins"] for s in read["standings"]) == 6
+    night = seat(olga, night, 2).get_json()
+    assert len(night["rounds"]) == 2
+    finish(app.test_client(), night, code)
+    done = olga.get(night["url"]).get_json()
+    matches(document, "Night", done)
+    assert done["done"] and done["next_round"] is None and done["why_no_next"] is None
+    over = error(seat(olga, done, 3), 409)
+    assert "All 2 rounds planned are seated." in over["message"]
+
+
+def test_a_round_sent_twice_is_seated_once(app, olga):
+    night = started(app, olga)
+    assert seat(olga, night, 1).status_code == 201
+    again = error(seat(olga, night, 1), 409)
+    assert again == {
+        "side": None,
+        "field": "round",
+        "message": "Round 1 is seated already.",
+        "inputs": [],
+    }
+    ahead = seat(olga, night, 3)
+    assert error(ahead, 422)["message"] == "Round 3 is not next: round 2 is."
+    assert pointers(ahead) == ["/round"]
+    with app.app_context():
+        assert len(db.session.get(Night, night["id"]).rounds) == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "pointer", "words"),
+    [
+        ({}, "/round", "round is required"),
+        ({"round": "1"}, "/round", "round is the number"),
+        ({"round": True}, "/round", "round is the number"),
+        ({"round": 0}, "/round", "round is the number"),
+        ({"round": 10**30}, "/round", "round is the number"),
+    ],
+)
+def test_a_round_that_is_no_number_is_refused(app, olga, body, pointer, words):
+    night = started(app, olga)
+    answer = olga.post(f"{night['url']}/rounds", json=body)
+    assert words in error(answer, 422)["message"]
+    assert pointers(answer) == [pointer]
+
+
+def test_guests_and_a_saved_rule_set_fixed_partners_and_zero_for_a_sit_out(app, olga, document):
+    with app.app_context():
+        club = clubs.club_by_slug(SLUG)
+        saved = clubs.create_saved_rules(club, "Tuesday rules", "classic", {})
+        saved_id = saved.id
+    night = started(
+        app,
+        olga,
+        names=TWELVE[:8],
+        guests=["Sue", "Tom"],
+        saved_rules=saved_id,
+        ruleset=None,
+        partners="fixed",
+        sit_out="zero",
+        rounds=1,
+    )
+    matches(document, "Night", night)
+    assert night["rules_called"] == "Tuesday rules" and night["saved_rules_id"] == saved_id
+    assert (night["partners"], night["sit_out"]) == ("fixed", "zero")
+    guests = [p for p in night["players"] if p["member_id"] is None]
+    assert sorted(p["name"] for p in guests) == ["Sue", "Tom"]
+    # Ten players at tables of 4: two sit round 1 out.
+    assert len(night["next_round"]["sitting_out"]) == 2
+    assert "0 points" in night["sit_out_rule"]
+
+
+# ------------------------------------------------------------------------- reading, listing
+
+
+def test_the_list_is_the_newest_first_and_as_long_as_asked(app, olga, document):
+    first, second = started(app, olga), started(app, olga, rounds=1)
+    listed = olga.get(NIGHTS)
+    assert listed.status_code == 200
+    matches(document, "NightBrief", listed.get_json()[0])
+    assert [n["id"] for n in listed.get_json()] == [second["id"], first["id"]]
+    assert listed.get_json()[0]["players"] == 12
+    assert [n["id"] for n in olga.get(f"{NIGHTS}?limit=1").get_json()] == [second["id"]]
+    for limit in ("0", "101", "abc", "1" * 40, "-1", "1.5"):
+        refused = error(olga.get(f"{NIGHTS}?limit={limit}"), 422)
+        assert refused["field"] == "limit" and "limit is how many nights" in refused["message"]
+
+
+def test_who_may_read_a_night_in_a_private_club(app, olga):
+    night = started(app, olga)
+    seat(olga, night, 1)
+    phone = app.test_client()
+    read = phone.get(night["url"], headers=table_code(app))
+    assert read.status_code == 200
+    assert all(t["game"]["key"] for t in read.get_json()["rounds"][0]["tables"])
+    listed = phone.get(NIGHTS, headers=table_code(app))
+    assert listed.status_code == 200 and listed.get_json()[0]["id"] == night["id"]
+    # A stranger, or a wrong code: the club is not there.
+    for headers in ({}, {"X-Table-Code": "x" * 24}):
+        for path in (night["url"], NIGHTS):
+            assert app.test_client().get(path, headers=headers).status_code == 404
+    # The table link reads; it does not open or seat (organisers do).
+    opened = phone.post(NIGHTS, json={"ruleset": "classic"}, headers=table_code(app))
+    assert opened.status_code == 403
+    refused = phone.post(f"{night['url']}/rounds", json={"round": 2}, headers=table_code(app))
+    assert refused.status_code == 403
+    stranger = app.test_client().post(f"{night['url']}/rounds", json={"round": 2})
+    assert stranger.status_code == 404
+
+
+def test_a_public_clubs_nights_are_403_to_a_stranger(app, olga):
+    new_club(olga, slug="open-club", name="Open Club", public=True)
+    add_members(olga, "open-club", "Ann", "Bob", "Cat", "Dan")
+    members = list(ids(app, "open-club").values())
+    path = "/api/v1/clubs/open-club/nights"
+    answer = olga.post(path, json={"members": members, "ruleset": "classic", "rounds": 1})
+    assert answer.status_code == 201
+    night = answer.get_json()
+    stranger = app.test_client()
+    assert stranger.get(path).status_code == 403
+    assert stranger.get(night["url"]).status_code == 403
+    assert stranger.post(path, json={}).status_code == 403
+    assert stranger.get(night["url"], headers=table_code(app, "open-club")).status_code == 200
+
+
+def test_another_clubs_night_and_no_night_are_404(app, olga):
+    night = started(app, olga)
+    new_club(olga, slug="other-club", name="Other Club")
+    other = f"/api/v1/clubs/other-club/nights/{night['id']}"
+    assert olga.get(other).status_code == 404
+    assert olga.post(f"{other}/rounds", json={"round": 1}).status_code == 404
+    for missing in (night["id"] + 1, 2**63, 10**30):
+        assert olga.get(f"{NIGHTS}/{missing}").status_code == 404
+    assert olga.get(f"/api/v1/clubs/no-such-club/nights/{night['id']}").status_code == 404
+
+
+# ------------------------------------------------------------------------- refusals
+
+
+@pytest.mark.parametrize(
+    ("change", "pointer", "words"),
+    [
+        ({"members": ["Ann"]}, "/members", "members is a list of member ids"),
+        ({"members": [1.5]}, "/members", "members is a list of member ids"),
+        ({"members": "1,2"}, "/members", "members is a list of member ids"),
+        ({"members": [987654]}, "/members", "Member 987654 is not one of Tuesday Club's"),
+        ({"members": [10**30]}, "/members", f"Member {10**30} is not one of"),
+        ({"members": list(range(41))}, "/members", "At most 40 players a night; members lists 41"),
+        ({"rounds": 99}, "/rounds", "1 to 12: not 99"),
+        ({"rounds": 10**30}, "/rounds", "not 1000000000000000000000000000000"),
+        ({"rounds": 0}, "/rounds", "rounds is how many rounds"),
+        ({"rounds": "2"}, "/rounds", "not '2'"),
+        ({"rounds": None}, "/rounds", "not None"),
+        ({"ruleset": "poker"}, "/ruleset", "'poker' is none of them"),
+        ({"ruleset": None}, "/ruleset", "Name the night's rules"),
+        ({"saved_rules": 5}, "/ruleset", "not both"),
+        ({"ruleset": None, "saved_rules": 987654}, "/saved_rules", "no saved rule set 987654"),
+        ({"ruleset": None, "saved_rules": "x"}, "/saved_rules", "saved_rules is the id"),
+        ({"partners": "random"}, "/partners", "'random' is neither"),
+        ({"partners": 3}, "/partners", "partners is one of"),
+        ({"sit_out": "half"}, "/sit_out", "not 'half'"),
+        ({"shape": "eights"}, "/shape", "'eights' is none of the choices"),
+        ({"shape": "singles"}, "/shape", "seat partnerships"),
+        ({"guests": "Sue, Tom"}, "/guests", "guests is a list of names"),
+        ({"guests": ["Sue", 7]}, "/guests", "guests is a list of names"),
+        ({"guests": ["Sue", "Tom, Uma"]}, "/guests/1", "Guest 2's name holds a comma"),
+        ({"guests": ["Ann"]}, "/guests", "Ann is a member"),
+        ({"guests": ["x"] * 21}, "/guests", "At most 20 guests a night; guests lists 21"),
+    ],
+)
+def test_a_night_refused_names_the_figure(app, olga, change, pointer, words):
+    answer = start(app, olga, **change)
+    assert answer.status_code == 422, answer.get_json()
+    found = answer.get_json()["errors"]
+    assert any(words in e["message"] for e in found), found
+    assert pointer in pointers(answer)
+    with app.app_context():
+        assert db.session.execute(db.select(Night)).first() is None
+
+
+def test_too_few_players_for_a_table_is_refused_in_words(app, olga):
+    answer = start(app, olga, names=TWELVE[:3])
+    refused = error(answer, 422)
+    assert "A partnership table needs 4 players; 3 are present." in refused["message"]
+    assert pointers(answer) == ["/members"]
+
+
+def test_bodies_that_are_no_night_are_4xx(app, olga):
+    assert olga.post(NIGHTS, data="members", content_type="text/plain").status_code == 415
+    assert olga.post(NIGHTS, data="{", content_type="application/json").status_code == 400
+    assert olga.post(NIGHTS, json=[1, 2]).status_code == 400
+    deep = "[" * 40 + "]" * 40
+    assert olga.post(NIGHTS, data=deep, content_type="application/json").status_code == 400
+    night = started(app, olga)
+    rounds = f"{night['url']}/rounds"
+    assert olga.post(rounds, data="1", content_type="text/plain").status_code == 415
+    assert olga.post(rounds, json="1").status_code == 400
+
+
+def test_the_most_rounds_is_the_engines(document):
+    setup = document["components"]["schemas"]["NightSetup"]["properties"]
+    assert setup["rounds"]["maximum"] == MOST_ROUNDS
+    paths = document["paths"]
+    assert {"get", "post"} <= set(paths["/api/v1/clubs/{slug}/nights"])
+    assert "get" in paths["/api/v1/clubs/{slug}/nights/{night_id}"]
+    seat_answers = paths["/api/v1/clubs/{slug}/nights/{night_id}/rounds"]["post"]["responses"]
+    assert {"201", "403", "404", "409", "422"} <= set(seat_answers)
