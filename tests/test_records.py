@@ -545,12 +545,12 @@ def test_standings_csv_carries_the_club_figures(shared):
     # clean 2+1+0+2, dirty 2+1+0+2, wild 1+0+0+2, out twice and one red three caught;
     # Cat & Dan made 9,450 (2,362.5 a deal), books clean 1+2+3+0, dirty 0+2+2+1, wild 0+1+1+0.
     assert text.splitlines() == [
-        "rank,player,games,wins,win_rate,average_score,average_per_deal,total_points,"
+        "rank,player,games,wins,night_wins,win_rate,average_score,average_per_deal,total_points,"
         "clean_books,dirty_books,wild_books,special_books,went_out,red_threes_caught",
-        "1,Ann,1,1,100.0,9900.0,2475.0,9900,5,5,3,0,2,1",
-        "1,Bob,1,1,100.0,9900.0,2475.0,9900,5,5,3,0,2,1",
-        "3,Cat,1,0,0.0,9450.0,2362.5,9450,6,5,2,0,2,0",
-        "3,Dan,1,0,0.0,9450.0,2362.5,9450,6,5,2,0,2,0",
+        "1,Ann,1,1,0,100.0,9900.0,2475.0,9900,5,5,3,0,2,1",
+        "1,Bob,1,1,0,100.0,9900.0,2475.0,9900,5,5,3,0,2,1",
+        "3,Cat,1,0,0,0.0,9450.0,2362.5,9450,6,5,2,0,2,0",
+        "3,Dan,1,0,0,0.0,9450.0,2362.5,9450,6,5,2,0,2,0",
     ]
 
 
@@ -570,6 +570,7 @@ def test_standings_csv_rounds_half_up_leaves_unranked_blank_and_defuses_formulas
         "player": '\'=HYPERLINK("x")',
         "games": "3",
         "wins": "2",
+        "night_wins": "0",
         "win_rate": "66.7",
         "average_score": "-411.3",
         "average_per_deal": "-176.3",

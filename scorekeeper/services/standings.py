@@ -6,11 +6,11 @@ Standings are summed by the database from the figures kept beside the deals (`fi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
-from sqlalchemy import exists, func, select
+from sqlalchemy import case, exists, func, select
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -22,12 +22,18 @@ from scorekeeper.plumbing.models import (
     Member,
     MemberDay,
     MemberResult,
+    Night,
+    NightPlayer,
+    NightTable,
     Player,
     Season,
     Side,
 )
 from scorekeeper.rules import PRESETS
+from scorekeeper.services import night_results
 from scorekeeper.services.games.words import rules_called
+from scorekeeper.services.night_board import Standing as NightStanding
+from scorekeeper.services.night_results import NightResult
 
 PAGE_SIZE = 50
 
@@ -42,6 +48,8 @@ class Filters:
     member_id: int | None = None
     # One of the club's saved rule sets (its id): the games started from it.
     saved_rules_id: int | None = None
+    # Only the games played at the club's nights (a table's game of a night).
+    at_nights: bool = False
 
     @classmethod
     def for_season(cls, chosen: Season | None, **more) -> Filters:
@@ -68,6 +76,8 @@ class Standing:
     went_out: int
     red_threes_caught: int
     rank: int | None = None
+    # The finished nights within the filters at which the member ranked first (`night_results`).
+    night_wins: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -88,6 +98,7 @@ class Standing:
 SORTS = {
     "win_rate": ("Win %", lambda s: s.win_rate),
     "wins": ("Wins", lambda s: s.wins),
+    "night_wins": ("Night wins", lambda s: s.night_wins),
     "games": ("Games", lambda s: s.games),
     "average_score": ("Average score", lambda s: round(s.average_score, 6)),
     "average_per_deal": ("Average per deal", lambda s: round(s.average_per_deal, 6)),
@@ -100,6 +111,14 @@ SORTS = {
     "red_threes_caught": ("Red threes caught", lambda s: -s.red_threes_caught),
     "special_books": ("Special books", lambda s: s.special_books),
 }
+
+
+# How night wins are counted, as the standings page states it.
+NIGHT_WINS_RULE = (
+    "Night wins: the club nights, finished and within these dates and rules, at which the "
+    "member ranked first in the night's own standings; a first place shared is a win for each "
+    "who shares it."
+)
 
 
 def within(
@@ -118,10 +137,17 @@ def within(
     return conditions
 
 
+def at_a_night(filters: Filters, game_id: Any) -> list[ColumnElement[bool]]:
+    """With the nights filter, the condition that this game column is a night table's game."""
+    return [exists().where(NightTable.game_id == game_id)] if filters.at_nights else []
+
+
 def club_games(club: Club, filters: Filters, *, finished_only: bool = True):
     """The club's games within the filters (and with the member, if one is chosen), unordered."""
     query = select(Game).where(
-        Game.club_id == club.id, *within(filters, Game.played_on, Game.ruleset, Game.saved_rules_id)
+        Game.club_id == club.id,
+        *within(filters, Game.played_on, Game.ruleset, Game.saved_rules_id),
+        *at_a_night(filters, Game.id),
     )
     if finished_only:
         query = query.where(Game.finished_at.is_not(None))
@@ -136,20 +162,35 @@ def club_games(club: Club, filters: Filters, *, finished_only: bool = True):
 
 
 def standings(club: Club, filters: Filters, sort: str = "win_rate") -> list[Standing]:
-    """Every member who played a counted game, ranked; summed by the database, per club night."""
-    sums = (
-        select(
-            MemberDay.member_id,
-            func.sum(MemberDay.games),
-            *(func.sum(getattr(MemberDay, name)) for name in RESULT_FIGURES),
+    """Every member who played a counted game, ranked, with their night wins.
+
+    Summed by the database: per member and day (`MemberDay`), or, for the games played at
+    nights only, per member and game (`MemberResult`, only the nights' games).
+    """
+    if filters.at_nights:
+        figures = [func.count(), *(_summed(MemberResult, name) for name in RESULT_FIGURES)]
+        sums = select(MemberResult.member_id, *figures).where(
+            MemberResult.club_id == club.id,
+            *within(
+                filters, MemberResult.played_on, MemberResult.ruleset, MemberResult.saved_rules_id
+            ),
+            *at_a_night(filters, MemberResult.game_id),
         )
-        .where(
-            MemberDay.club_id == club.id,
-            *within(filters, MemberDay.played_on, MemberDay.ruleset, MemberDay.saved_rules_id),
+        sums = sums.group_by(MemberResult.member_id).subquery()
+    else:
+        sums = (
+            select(
+                MemberDay.member_id,
+                func.sum(MemberDay.games),
+                *(func.sum(getattr(MemberDay, name)) for name in RESULT_FIGURES),
+            )
+            .where(
+                MemberDay.club_id == club.id,
+                *within(filters, MemberDay.played_on, MemberDay.ruleset, MemberDay.saved_rules_id),
+            )
+            .group_by(MemberDay.member_id)
+            .subquery()
         )
-        .group_by(MemberDay.member_id)
-        .subquery()
-    )
     # The club's own members only: said outright, the database reads the club's few members by
     # their index instead of every club's (which it would hash to join the sums).
     query = (
@@ -158,7 +199,16 @@ def standings(club: Club, filters: Filters, sort: str = "win_rate") -> list[Stan
         .where(Member.club_id == club.id)
     )
     rows = [Standing(*row) for row in db.session.execute(query)]
+    wins = night_results.night_wins(nights(club, replace(filters, member_id=None)))
+    if wins:
+        rows = [replace(r, night_wins=wins[r.member_id]) for r in rows]
     return rank(rows, sort, club.min_games_ranked)
+
+
+def _summed(model: Any, name: str) -> Any:
+    """A figure of member_result summed (a win, a boolean there, counted as 1)."""
+    column = getattr(model, name)
+    return func.sum(case((column, 1), else_=0)) if name == "won" else func.sum(column)
 
 
 def rank(rows: Sequence[Standing], sort: str, min_games: int) -> list[Standing]:
@@ -224,6 +274,44 @@ def history(club: Club, filters: Filters, page: int = 1) -> tuple[list[Game], bo
     return games[:PAGE_SIZE], len(games) > PAGE_SIZE
 
 
+def nights(club: Club, filters: Filters) -> list[NightResult]:
+    """The club's finished nights within the filters' dates and rules (and the member's, if
+    one is chosen), newest first, each with its standings; a fixed few queries in all."""
+    conditions = within(filters, Night.played_on, Night.ruleset, Night.saved_rules_id)
+    if filters.member_id is not None:
+        there = select(NightPlayer.night_id).where(NightPlayer.member_id == filters.member_id)
+        conditions.append(Night.id.in_(there))
+    return [n for n in night_results.nights_within(club.id, conditions) if n.done and n.ranked]
+
+
+def night_history(club: Club, filters: Filters, page: int = 1) -> tuple[list[NightResult], bool]:
+    """The finished nights, newest first, a page at a time as the games are; and whether there
+    are more."""
+    found = nights(club, filters)
+    start = (max(page, 1) - 1) * PAGE_SIZE
+    return found[start : start + PAGE_SIZE], len(found) > start + PAGE_SIZE
+
+
+@dataclass(frozen=True)
+class MemberNight:
+    """One finished night a member played: the night, and their line of its standings."""
+
+    night: NightResult
+    line: NightStanding  # their rank (of those who played a game), points, games, wins
+
+    @property
+    def of(self) -> int:
+        """How many players the night ranked."""
+        return len(self.night.ranked)
+
+
+def nights_of(target: Member, filters: Filters) -> list[MemberNight]:
+    """The finished nights within the filters at which a member played a game, newest first."""
+    mine = replace(filters, member_id=target.id)
+    lines = ((n, n.line_of(target.id)) for n in nights(target.club, mine))
+    return [MemberNight(n, line) for n, line in lines if line is not None and line.rank]
+
+
 def in_progress(club: Club, limit: int = 20) -> list[Game]:
     """The club's unfinished games, most recently touched first."""
     query = (
@@ -275,6 +363,7 @@ def results_of(target: Member, filters: Filters, limit: int = 200) -> list[Resul
             *within(
                 filters, MemberResult.played_on, MemberResult.ruleset, MemberResult.saved_rules_id
             ),
+            *at_a_night(filters, MemberResult.game_id),
         )
         .order_by(MemberResult.played_on.desc(), MemberResult.game_id.desc())
         .limit(limit)
