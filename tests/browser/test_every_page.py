@@ -28,9 +28,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import Game
+from scorekeeper.plumbing.models import Game, Night
 from scorekeeper.rules import DealEntry
-from scorekeeper.services import clubs, deals, demo, games, side_lines
+from scorekeeper.services import clubs, deals, demo, games, night_play, side_lines
 from scorekeeper.services.access import Level
 from scorekeeper.services.games import SideSetup
 from scorekeeper.services.links import path_of
@@ -416,6 +416,53 @@ def table_link(page: Page, world: World, app) -> None:
     page.wait_for_load_state("networkidle")
 
 
+# A club night of twelve of the demo club's members: 3 rounds planned of 3 tables of 4.
+NIGHT_PLAYERS = 12
+NIGHT_ROUNDS = 3
+
+
+def demo_night(app, seated: int, played: int) -> int:
+    """Twelve of the demo club's members' night: `seated` rounds seated, the first `played` of
+    them played out at every table (a side going out each deal, the sides in turn); its id."""
+    with app.app_context():
+        club = clubs.club_by_slug(DEMO_SLUG)
+        ids = [m.id for m in club.members[:NIGHT_PLAYERS]]
+        night = night_play.open_night(club, ids, "", "classic", NIGHT_ROUNDS, "rotating", "no game")
+        night_id = night.id
+        for number in range(1, seated + 1):
+            night_play.seat_round(db.session.get(Night, night_id))
+            if number > played:
+                continue
+            for t in db.session.get(Night, night_id).rounds[number - 1].tables:
+                for deal in range(1, 10):
+                    if t.game.finished_at is not None:
+                        break
+                    out = (t.number + deal) % 2
+                    entries = [caught(130 + 10 * deal, 30, clean=1)] * 2
+                    entries[out] = won(CLASSIC_OUT, 300 + 20 * t.number)
+                    save_deal(t.game, entries)
+                assert t.game.finished_at is not None
+        db.session.remove()
+        return night_id
+
+
+def night(seated: int, played: int, suffix: str = "") -> Callable[[Page, World, object], None]:
+    """A night's page (or its `suffix`: /board) as its organiser sees it."""
+
+    def visit(page: Page, world: World, app) -> None:
+        night_id = demo_night(app, seated, played)
+        sign_in(page)
+        load(page, f"/clubs/{DEMO_SLUG}/nights/{night_id}{suffix}")
+
+    return visit
+
+
+NIGHT_SEATED = night(1, 0)
+NIGHT_FINISHED = night(NIGHT_ROUNDS, NIGHT_ROUNDS)
+# The board between rounds: round 1's totals, the standings and round 2's seating.
+NIGHT_BOARD = night(1, 1, "/board")
+
+
 def my_games(page: Page, world: World) -> None:
     """The home page of a phone that opened games from their links: its own games listed."""
     # Three in progress and two finished; the six sides' long names make the widest lines.
@@ -529,6 +576,11 @@ PAGES: dict[str, Callable] = {
     "club-settings": as_organiser(C + "/settings"),
     "club-night-plan": as_organiser(C + "/nights/plan"),
     "club-night-plan-seated": as_organiser(C + "/nights/plan?{w.tonight}"),
+    # A club night (issue 29): the form, round 1 playing, every round played, and the board.
+    "club-night-new": as_organiser(C + "/nights/new"),
+    "club-night-round-1": NIGHT_SEATED,
+    "club-night-finished": NIGHT_FINISHED,
+    "club-night-board": NIGHT_BOARD,
     "club-import": as_organiser(C + "/import"),
     "club-game-choose-rules": as_organiser(C + "/games/new?choose=1"),
     # The demo club's default saved rule set: its form, filled in, with no choice to make.
@@ -556,6 +608,9 @@ NEEDS_APP = {
     table_link,
     lines_arrived,
     line_saved_meanwhile,
+    NIGHT_SEATED,
+    NIGHT_FINISHED,
+    NIGHT_BOARD,
 }
 
 

@@ -11,6 +11,7 @@ table_card the table link's QR code, its printable table card, a new link once c
 nights     tonight's tables seated from the members present (issue 29), nothing saved
 night_pages a club night kept: a new night, its page (tables, table cards, Seat round N,
            players come and gone) and its board, live
+night_exports a club night's results as CSV
 records    the club's games, deals and standings as CSV, and a deals file read back in
 rule_sets  the club's own rule sets, their default and rule cards
 filters    which games the standings, history and exports count
@@ -64,6 +65,7 @@ def club_helpers():
 # The views add their routes to bp as they are imported, so they come after it.
 from scorekeeper.web.clubs import (  # noqa: E402, F401
     members,
+    night_exports,
     night_pages,
     nights,
     overview,

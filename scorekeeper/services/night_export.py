@@ -1,0 +1,64 @@
+"""A club night's results as CSV (issue 29): the night's standings, then a row per table of each
+round with its sides, each side's total and who won, as the club's games file writes a game.
+
+The night's figures are the page's and the board's (`night_board.night_view`); the cells are
+made formula-safe and averages rounded as every export of the club's (`services/records.py`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from scorekeeper.plumbing.models import Night
+from scorekeeper.services import night_board
+from scorekeeper.services.members import PARTNERS
+from scorekeeper.services.records import _one_decimal, to_cell
+
+STANDING_COLUMNS = ("rank", "player", "points", "games", "wins", "sat_out", "average")
+# Then side_1, side_1_total, side_2, ... for as many sides as the night's largest table, and won.
+TABLE_COLUMNS = ("round", "table", "deals")
+
+
+def export_night(night: Night) -> str:
+    """The standings, a blank line, then every table of every round, oldest round first."""
+    view = night_board.night_view(night)
+    standings = [
+        [
+            "" if s.rank is None else s.rank,
+            to_cell(s.name),
+            s.points,
+            s.games,
+            s.wins,
+            s.sat_out,
+            _one_decimal(s.points, s.games) if s.games else "",
+        ]
+        for s in view.standings
+    ]
+    tables = [(r.number, t) for r in view.rounds for t in r.tables]
+    most = max((len(t.sides) for _, t in tables), default=2)
+    header = list(TABLE_COLUMNS)
+    for number in range(1, most + 1):
+        header += [f"side_{number}", f"side_{number}_total"]
+    header.append("won")
+    rows: list[list[Any]] = []
+    for number, table in tables:
+        row: list[Any] = [number, table.number, table.deals]
+        for i, side in enumerate(table.sides):
+            # A table whose game was deleted keeps its seating but has no figures: blank, not 0.
+            total = table.scores[i].total if i < len(table.scores) else ""
+            row += [to_cell(PARTNERS.join(side)), total]
+        row += [""] * (2 * (most - len(table.sides)))
+        seated = zip(table.sides, table.scores, strict=False)
+        won = [PARTNERS.join(side) for side, s in seated if s.won and table.finished]
+        row.append(to_cell("; ".join(won)))
+        rows.append(row)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(STANDING_COLUMNS)
+    writer.writerows(standings)
+    writer.writerow([])
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()

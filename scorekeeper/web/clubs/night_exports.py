@@ -1,0 +1,27 @@
+"""A club night's results as CSV (issue 29): its standings, then each round's tables."""
+
+from __future__ import annotations
+
+from flask import Response, abort, g
+
+from scorekeeper.services import night_export, night_play
+from scorekeeper.web.access import Level
+from scorekeeper.web.clubs import bp, club_or_404
+
+
+@bp.get("/<slug>/nights/<int:night_id>/results.csv")
+def night_results(slug: str, night_id: int):
+    """The night's standings and every table's totals as CSV, for whoever may see the night."""
+    club, _ = club_or_404(slug, Level.TABLE)
+    # As the night's own pages: only the table link or an organiser opens it, so no phone
+    # keeps it, even in a public club (web/clubs/__init__.py keep_only_public_pages).
+    g.public_club_page = False
+    night = night_play.night_of(club, night_id)
+    if night is None:
+        abort(404)
+    name = f"{club.slug}-night-{night.played_on.isoformat()}-{night.id}.csv"
+    return Response(
+        night_export.export_night(night),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
