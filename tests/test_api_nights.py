@@ -257,7 +257,7 @@ def test_who_may_read_a_night_in_a_private_club(app, olga):
     seat(olga, night, 1)
     phone = app.test_client()
     read = phone.get(night["url"], headers=table_code(app))
-    assert read.status_code == 200
+    assert read.status_code == 200 and not read.get_json()["may_run"]
     assert all(t["game"]["key"] for t in read.get_json()["rounds"][0]["tables"])
     listed = phone.get(NIGHTS, headers=table_code(app))
     assert listed.status_code == 200 and listed.get_json()[0]["id"] == night["id"]
@@ -272,6 +272,37 @@ def test_who_may_read_a_night_in_a_private_club(app, olga):
     assert refused.status_code == 403
     stranger = app.test_client().post(f"{night['url']}/rounds", json={"round": 2})
     assert stranger.status_code == 404
+
+
+def test_the_table_link_runs_nights_where_the_club_allows(app, olga, document):
+    with app.app_context():
+        club = clubs.club_by_slug(SLUG)
+        clubs.update_settings(
+            club,
+            name=club.name,
+            public=False,
+            min_games=club.min_games_ranked,
+            tables_run_nights=True,
+        )
+    phone, code = app.test_client(), table_code(app)
+    body = {"members": list(ids(app).values()), "ruleset": "classic", "rounds": 1}
+    opened = phone.post(NIGHTS, json=body, headers=code)
+    assert opened.status_code == 201, opened.get_json()
+    night = opened.get_json()
+    assert night["may_run"]
+    seated = phone.post(f"{night['url']}/rounds", json={"round": 1}, headers=code)
+    assert seated.status_code == 201
+    matches(document, "Night", seated.get_json())
+    assert all(t["game"]["key"] for t in seated.get_json()["rounds"][0]["tables"])
+
+
+def test_a_seating_drawn_again_since_it_was_read_is_not_seated_unseen(app, olga):
+    night = started(app, olga)
+    assert night["draw"] == 0 and olga.get(night["url"]).get_json()["may_run"]
+    stale = olga.post(f"{night['url']}/rounds", json={"round": 1, "draw": night["draw"] + 1})
+    assert "drawn again meanwhile" in error(stale, 409)["message"]
+    assert olga.post(f"{night['url']}/rounds", json={"round": 1, "draw": "0"}).status_code == 422
+    assert olga.post(f"{night['url']}/rounds", json={"round": 1, "draw": 0}).status_code == 201
 
 
 def test_a_public_clubs_nights_are_403_to_a_stranger(app, olga):

@@ -426,6 +426,16 @@ NIGHT = answered(
     {
         **NIGHT_BRIEF_PROPERTIES,
         "sit_out_rule": {"type": "string", "description": "How a round sat out counts, in words"},
+        "may_run": {
+            "type": "boolean",
+            "description": "Whoever asked may seat its rounds (organisers; the table link where "
+            "the club allows it)",
+        },
+        "draw": {
+            "type": "integer",
+            "description": "How many times the next round's seating was drawn again: send it "
+            "with the round to seat, so that what is seated is the seating read",
+        },
         "players": {"type": "array", "items": ref("NightPlayer")},
         "rounds": {
             "type": "array",

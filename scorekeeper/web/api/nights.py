@@ -2,8 +2,9 @@
 
 As the night pages (web/clubs/night_pages.py): organisers and holders of the club's table link
 (X-Table-Code) read a night, whose tables name their games' keys, which that link may score;
-organisers (signed in) open a night and seat its rounds. Anyone else is refused as any club
-route that needs the table link is: 404 in a private club, 403 in a public one.
+organisers (signed in) open a night and seat its rounds, and so does the table link where the
+club allows it (`services/access.may_run_nights`). Anyone else is refused as any club route
+that needs the table link is: 404 in a private club, 403 in a public one.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from flask import abort, jsonify, request, url_for
 from scorekeeper.plumbing.models import Club, Night, SavedRules
 from scorekeeper.rules import Refusal
 from scorekeeper.services import clubs, links, night_board, night_play
-from scorekeeper.services.access import TO_ENTER
+from scorekeeper.services.access import TO_ENTER, may_run_nights
 from scorekeeper.services.games.words import rules_called
 from scorekeeper.services.members import PARTNERS, split_names
-from scorekeeper.web.access import Level, require
+from scorekeeper.web.access import Level, refuse, require
 from scorekeeper.web.api.figures import Unfit
 from scorekeeper.web.api.operations import (
     POINTERS,
@@ -54,7 +55,8 @@ TABLE_ONLY = errors(
 )
 ORGANISERS_ONLY = errors(
     "Only the club's organisers (signed in: the session's cookie) open a night and seat its "
-    "rounds; the table code reads it"
+    "rounds, and the table code where the club's settings let the table link run nights; "
+    "else the table code only reads them"
 )
 NIGHT_URL = "The night's address in this API"
 
@@ -108,7 +110,8 @@ def club_night(slug: str, night_id: int):
     "POST",
     "/clubs/<slug>/nights",
     "startNight",
-    "Open tonight's night (organisers): its players, rules and rounds; no round seated yet",
+    "Open tonight's night (organisers; the table link if the club allows): its players, "
+    "rules and rounds; no round seated yet",
     endpoint="start_night",
     parameters=(TABLE_CODE,),
     body="NightSetup",
@@ -127,7 +130,7 @@ def club_night(slug: str, night_id: int):
 )
 def start_night(slug: str):
     """Open tonight's night: 201 with the night, or 422 naming each figure refused."""
-    club, level = _club(slug, Level.ORGANISER)
+    club, level = _runner(slug)
     data = body()
     try:
         members = NIGHT_SETUP.read(data, "members")
@@ -160,7 +163,8 @@ def start_night(slug: str):
     "POST",
     "/clubs/<slug>/nights/<int:night_id>/rounds",
     "seatRound",
-    "Seat a night's next round and start its tables' games (organisers)",
+    "Seat a night's next round and start its tables' games (organisers; the table link if "
+    "the club allows)",
     endpoint="seat_round",
     parameters=(TABLE_CODE,),
     body="NightSeat",
@@ -176,7 +180,8 @@ def start_night(slug: str):
         "409": errors(
             "The round cannot be seated now, in words (field round): it is seated already (the "
             "request was sent before), a table of the last round still plays, every round "
-            "planned is seated, the night has ended, or too few players are here to seat it"
+            "planned is seated, the night has ended, its seating was drawn again since the "
+            "`draw` sent, or too few players are here to seat it"
         ),
         "422": errors(f"round is not the next round to seat. {POINTERS}: /round"),
         "429": TOO_MANY,
@@ -184,11 +189,12 @@ def start_night(slug: str):
 )
 def seat_round(slug: str, night_id: int):
     """Seat the night's next round: 201 with the night, 409 why not now, 422 a wrong round."""
-    club, level = _club(slug, Level.ORGANISER)
+    club, level = _runner(slug)
     night = _night(club, night_id)
     data = body()
     try:
         number = NIGHT_SEAT.read(data, "round")
+        drawn = NIGHT_SEAT.read(data, "draw")
     except Unfit as exc:
         return refused(exc.refusals, into=SEAT_BODY, sent=data)
     following = len(night.rounds) + 1
@@ -198,7 +204,7 @@ def seat_round(slug: str, night_id: int):
         words = f"Round {number} is not next: round {following} is."
         return refused([Refusal(None, "round", words)], into=SEAT_BODY, sent=data)
     try:
-        night_play.seat_round(night)
+        night_play.seat_round(night, drawn)
     except night_play.NightRefused as exc:
         return refused([Refusal(None, field, words) for field, words in exc.problems], 409)
     response = jsonify(_night_answer(night, slug, level))
@@ -213,6 +219,14 @@ def _club(slug: str, needed: Level) -> tuple[Club, Level]:
     if club is None:
         abort(404)
     return club, require(club, needed)
+
+
+def _runner(slug: str) -> tuple[Club, Level]:
+    """The club, for a visitor who may run its nights, or the refusal the pages give."""
+    club, level = _club(slug, Level.TABLE)
+    if not may_run_nights(club, level):
+        refuse(level)
+    return club, level
 
 
 def _night(club: Club, night_id: int) -> Night:
@@ -289,6 +303,8 @@ def _night_answer(night: Night, slug: str, level: Level) -> dict[str, Any]:
     scoring = level >= TO_ENTER
     return {
         **_about(night, slug),
+        "may_run": may_run_nights(night.club, level),
+        "draw": night.draw,
         "sit_out_rule": view.sit_out_rule,
         "players": [
             {

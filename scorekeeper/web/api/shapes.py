@@ -345,7 +345,16 @@ NIGHT_SEAT = Shape(
                 ),
             },
             required=True,
-        )
+        ),
+        "draw": Figure(
+            {
+                "type": "integer",
+                "description": "The night's `draw` when its next_round was read: if the "
+                "seating was drawn again since, the round is not seated unseen (409). Without "
+                "it, the seating as it is now",
+            },
+            {"type": "draw is the night's draw number, as it was read."},
+        ),
     },
     "The next round to seat",
 )
