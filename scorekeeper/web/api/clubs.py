@@ -16,7 +16,7 @@ from scorekeeper.web.access import Level, require
 from scorekeeper.web.api.figures import Unfit
 from scorekeeper.web.api.operations import TABLE_CODE, TOO_MANY, answer, errors, route
 from scorekeeper.web.api.refusals import stop
-from scorekeeper.web.api.shapes import STANDINGS_QUERY, ref
+from scorekeeper.web.api.shapes import STANDINGS_GAMES, STANDINGS_QUERY, ref
 
 NO_CLUB = errors("No club with that slug, or a private club asked without its X-Table-Code")
 
@@ -39,7 +39,8 @@ NO_CLUB = errors("No club with that slug, or a private club asked without its X-
     },
 )
 def club_standings(slug: str):
-    """A club's standings: `season` (id, or "all"), `from`, `to`, `ruleset`; as the page shows."""
+    """A club's standings: `season` (id, or "all"), `from`, `to`, `ruleset`, `games` (all, or
+    at nights); as the page shows."""
     club = _club_to_read(slug)
     chosen = _standings_filters(club)
     return jsonify(
@@ -48,6 +49,7 @@ def club_standings(slug: str):
                 "player": row.player,
                 "games": row.games,
                 "wins": row.wins,
+                "night_wins": row.night_wins,
                 "win_rate": round(row.win_rate, 4),
                 "average_score": round(row.average_score, 1),
                 "average_per_deal": round(row.average_per_deal, 1),
@@ -123,7 +125,12 @@ def _standings_filters(club: Club) -> standings.Filters:
             shown = saved_rules if len(saved_rules) <= 20 else saved_rules[:17] + "..."
             _reject("saved_rules", f"No saved rule set '{shown}' in this club.")
         saved_rules_id = saved.id
+    games = _query("games")
+    if games not in STANDINGS_GAMES:
+        shown = games if len(games) <= 20 else games[:17] + "..."
+        _reject("games", f"games is 'all' or 'nights', not '{shown}'.")
     chosen = {"ruleset": ruleset, "saved_rules_id": saved_rules_id}
+    chosen["at_nights"] = STANDINGS_GAMES[games]
     start, end, season = _query("from"), _query("to"), _query("season")
     if season is not None and season != "all":
         small = re.fullmatch(r"[0-9]{1,9}", season)

@@ -10,7 +10,7 @@ from flask import request
 from scorekeeper.plumbing.models import Club
 from scorekeeper.services import clubs
 from scorekeeper.services import standings as club_standings
-from scorekeeper.web.clubs.forms import StandingsFilter
+from scorekeeper.web.clubs.forms import AT_NIGHTS, StandingsFilter
 
 # Ids and page numbers from a query string: plain ASCII digits, far below any integer limit.
 SMALL_NUMBER = re.compile(r"[0-9]{1,6}")
@@ -35,6 +35,7 @@ def filters(club: Club) -> tuple[StandingsFilter, club_standings.Filters]:
     player = request.args.get("player", "")
     member_id = int(player) if SMALL_NUMBER.fullmatch(player) else None
     chosen = {"ruleset": ruleset, "member_id": member_id, "saved_rules_id": saved_rules_id}
+    chosen["at_nights"] = form.games.data == AT_NIGHTS and not form.games.errors
     if season is not None:
         return form, club_standings.Filters.for_season(season, **chosen)
     return form, club_standings.Filters(form.start.data, form.end.data, **chosen)

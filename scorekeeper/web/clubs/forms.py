@@ -97,6 +97,10 @@ class ImportForm(FlaskForm):
     file = FileField("Deals CSV file", validators=[FileRequired("Choose the CSV file.")])
 
 
+# The Games filter's value for the games played at the club's nights.
+AT_NIGHTS = "nights"
+
+
 class StandingsFilter(FlaskForm):
     """Which games count (a GET form: no CSRF)."""
 
@@ -107,6 +111,10 @@ class StandingsFilter(FlaskForm):
     start = DateField("From", validators=[Optional()])
     end = DateField("To", validators=[Optional()])
     ruleset = SelectField("Rule set", validators=[Optional()])
+    # Every club game, or only those played at the club's nights (issue 29).
+    games = SelectField(
+        "Games", choices=[("", "All games"), (AT_NIGHTS, "At club nights")], validators=[Optional()]
+    )
 
 
 class TonightFields:

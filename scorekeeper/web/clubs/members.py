@@ -130,6 +130,7 @@ def _member_page(club: Club, level: Level, target: Member, rename: RenameForm):
         form=form,
         filters=chosen,
         results=results,
+        nights=club_standings.nights_of(target, chosen),
         figures=figures,
         chart=chart,
         table=table,

@@ -25,6 +25,7 @@ def standings(slug: str):
         unranked=club_standings.unranked(club, rows),
         sort=sort if sort in club_standings.SORTS else "win_rate",
         sorts=club_standings.SORTS,
+        night_wins_rule=club_standings.NIGHT_WINS_RULE,
         filters=chosen,
         args={k: v for k, v in request.args.items() if k != "sort"},
     )
@@ -32,19 +33,22 @@ def standings(slug: str):
 
 @bp.get("/<slug>/games")
 def history(slug: str):
-    """Finished games, filterable by season, player and rule set."""
+    """Finished nights and games, filterable by season, player, rule set and nights."""
     club, level = club_or_404(slug)
     form, chosen = filters(club)
     raw_page = request.args.get("page", "1")
     page = int(raw_page) if SMALL_NUMBER.fullmatch(raw_page) and int(raw_page) > 0 else 1
     games, more = club_standings.history(club, chosen, page)
+    nights, more_nights = club_standings.night_history(club, chosen, page)
     return render_template(
         "clubs/history.html",
         club=club,
+        level=level,
         form=form,
         games=games,
+        nights=nights,
         page=page,
-        more=more,
+        more=more or more_nights,
         filters=chosen,
         args={k: v for k, v in request.args.items() if k != "page"},
     )
