@@ -178,7 +178,9 @@ def night_board_page(slug: str, night_id: int):
     version = night_board.board_version(club.id, night_id)
     if version is None:
         return current_app.response_class(status=404)
-    if version in request.if_none_match:
+    # Weak comparison, as If-None-Match is defined: the page goes gzipped, so its tag is weak
+    # (plumbing/compress.py) and a browser sends W/"..." back; `in` would match strong tags only.
+    if request.if_none_match.contains_weak(version):
         response = current_app.response_class(status=304)
     else:
         view = night_board.night_view(_night_or_404(club, night_id))
