@@ -16,7 +16,7 @@ import re
 from datetime import date
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
 from test_clubs import SLUG, add_members, new_club, record, signup, solo, text
 from test_night_pages import finish_round, holder, ids
 
@@ -230,3 +230,33 @@ def _standings(client, **args: str) -> dict[str, dict[str, str]]:
         line = dict(zip(headings, cells, strict=True))
         rows[line["player"]] = line
     return rows
+
+
+def selects(app, client, address: str) -> int:
+    """How many queries a page costs."""
+    asked: list[str] = []
+
+    def count(_connection, _cursor, statement, *_):
+        if statement.lstrip().upper().startswith("SELECT"):
+            asked.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        assert client.get(address).status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    return len(asked)
+
+
+def test_the_nights_cost_the_standings_a_fixed_few_queries(app, olga):
+    """No nights: one query more than before them (the nights asked, none found); any number
+    of nights: one more again (their tables)."""
+    none = selects(app, olga, STANDINGS)
+    night_of_eight(app, olga)
+    one = selects(app, olga, STANDINGS)
+    night_of_eight(app, olga)
+    assert one == none + 1
+    assert selects(app, olga, STANDINGS) == one
+    assert selects(app, olga, HISTORY) == selects(app, olga, f"{HISTORY}?games=nights")
