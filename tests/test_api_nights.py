@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 from test_clubs import SLUG, add_members, new_club, signup
+from test_night_pages import TWELVE
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night
@@ -23,7 +24,6 @@ from scorekeeper.services import clubs
 pytestmark = pytest.mark.usefixtures("quick_hashing")
 
 NIGHTS = f"/api/v1/clubs/{SLUG}/nights"
-TWELVE = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kit", "Lou"]
 PLAYED = {"books": {"clean": 1}}
 
 
@@ -239,6 +239,20 @@ def test_guests_and_a_saved_rule_set_fixed_partners_and_zero_for_a_sit_out(app, 
 # ------------------------------------------------------------------------- reading, listing
 
 
+def test_the_members_by_id_open_a_night(app, olga, document):
+    phone = app.test_client()
+    listed = phone.get(f"/api/v1/clubs/{SLUG}/members", headers=table_code(app))
+    assert listed.status_code == 200
+    members = listed.get_json()
+    for member in members:
+        matches(document, "Member", member)
+    assert [m["name"] for m in members] == sorted(TWELVE)
+    assert olga.get(f"/api/v1/clubs/{SLUG}/members").get_json() == members
+    assert app.test_client().get(f"/api/v1/clubs/{SLUG}/members").status_code == 404
+    body = {"members": [m["id"] for m in members[:4]], "ruleset": "classic", "rounds": 1}
+    assert olga.post(NIGHTS, json=body).status_code == 201
+
+
 def test_the_list_is_the_newest_first_and_as_long_as_asked(app, olga, document):
     first, second = started(app, olga), started(app, olga, rounds=1)
     listed = olga.get(NIGHTS)
@@ -314,6 +328,8 @@ def test_a_public_clubs_nights_are_403_to_a_stranger(app, olga):
     assert answer.status_code == 201
     night = answer.get_json()
     stranger = app.test_client()
+    # Its members are as public as its members page; its nights name games' keys.
+    assert stranger.get("/api/v1/clubs/open-club/members").status_code == 200
     assert stranger.get(path).status_code == 403
     assert stranger.get(night["url"]).status_code == 403
     assert stranger.post(path, json={}).status_code == 403

@@ -379,6 +379,17 @@ NIGHT_PLAYER = answered(
         "here": {"type": "boolean", "description": "Still at the night (not gone)"},
     }
 )
+MEMBER = answered(
+    {
+        "id": {"type": "integer", "description": "What a new night's `members` lists"},
+        "name": TEXT,
+        "archived": {
+            "type": "boolean",
+            "description": "Archived: kept in the club's records, not seated at a night",
+        },
+    },
+    "A member of a club",
+)
 NIGHT_STANDING = answered(
     {
         "rank": {**NUMBER_OR_NULL, "description": "null until they have a game counted"},
@@ -479,6 +490,7 @@ NIGHT = answered(
 
 # The document's schemas of answers, by name.
 ANSWERS: dict[str, dict[str, Any]] = {
+    "Member": MEMBER,
     "NightBrief": NIGHT_BRIEF,
     "Night": NIGHT,
     "NightPlayer": NIGHT_PLAYER,

@@ -63,6 +63,29 @@ NIGHT_URL = "The night's address in this API"
 
 @route(
     "GET",
+    "/clubs/<slug>/members",
+    "listMembers",
+    "A club's members by id, as a night names them (public clubs, or with the table code)",
+    endpoint="members",
+    parameters=(TABLE_CODE,),
+    answers={
+        "200": answer(
+            {"type": "array", "items": ref("Member")},
+            "The club's members, by name; archived ones too, marked (a night seats none)",
+        ),
+        "404": NO_CLUB,
+        "429": TOO_MANY,
+    },
+)
+def club_members(slug: str):
+    """The club's members with their ids, which a new night's `members` lists; who may see
+    them as the members page (its member pages are addressed by the same ids)."""
+    club, _ = _club(slug, Level.READ)
+    return jsonify([{"id": m.id, "name": m.name, "archived": m.archived} for m in club.members])
+
+
+@route(
+    "GET",
     "/clubs/<slug>/nights",
     "listNights",
     "A club's nights, the newest first (organisers, or with the table code)",

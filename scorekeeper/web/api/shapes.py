@@ -246,8 +246,8 @@ NIGHT_SETUP = Shape(
                 "maxItems": MOST_PLAYERS,
                 "items": {"type": "integer"},
                 "default": [],
-                "description": "The ids of the club's members present (each player's "
-                "`member_id` in a night's answer; a member archived or not the club's: 422)",
+                "description": "The ids of the club's members present (GET "
+                "/api/v1/clubs/{slug}/members; a member archived or not the club's: 422)",
             },
             {
                 "maxItems": "At most {maxItems} players a night; members lists {count:,}.",
