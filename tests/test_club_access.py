@@ -358,6 +358,12 @@ ROUTES = {
     "night board": R("GET", "/clubs/{slug}/nights/{night}/board", TABLE),
     "seat a round": R("POST", "/clubs/{slug}/nights/{night}/seat", ORGANISER, organiser=False),
     "end the night": R("POST", "/clubs/{slug}/nights/{night}/finish", ORGANISER, organiser=False),
+    # A seating drawn again (the next round's, or round 1 seated with no deal): the organisers'
+    # alone while the club keeps its default, the table link's too where the club allows it.
+    "draw again": R("POST", "/clubs/{slug}/nights/{night}/draw", ORGANISER, organiser=False),
+    "draw a round again": R(
+        "POST", "/clubs/{slug}/nights/{night}/rounds/1/draw", ORGANISER, organiser=False
+    ),
     "night players": R(
         "POST",
         "/clubs/{slug}/nights/{night}/players",

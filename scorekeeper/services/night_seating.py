@@ -183,7 +183,11 @@ def _asked(night: Night, rounds: Sequence[NightRound]) -> _Asked:
     so_far = tuple(_engine_round(r, night) for r in rounds)
     shape = nights.SHAPES[night.shape][0]
     fixed = night.partners == FIXED
+    # A whist schedule for the group present at every round tonight; a player come or gone
+    # makes another group, seated round by round so tonight's partners are not met again.
+    same_group = all({*r.seated, *r.sitting_out} == {*present} for r in so_far)
     whist = not fixed and shape is Shape.FOURS and whist_rounds(len(present)) is not None
+    whist = whist and same_group
     return _Asked(
         number,
         present,
