@@ -151,3 +151,13 @@ def test_the_table_link_runs_nights_only_where_the_club_allows(app, olga):
     allow_tables(olga, False)
     assert phone.post(f"{url}/draw").status_code == 403
     assert "Open tonight's night" not in phone.get(f"/clubs/{SLUG}").text
+
+
+def test_figures_that_are_not_ascii_digits_are_no_draw_and_no_player(app, olga):
+    """ "²" passes str.isdigit but is no number: the draw is taken as unsaid, the leaver as none
+    chosen (a guest's name is asked for), never a 500."""
+    url = open_night(app, olga, TEN)
+    assert olga.post(f"{url}/draw", data={"draw": "²"}).status_code == 302
+    answer = olga.post(f"{url}/players", data={"leave": "²"})
+    assert answer.status_code == 422
+    assert "Choose the member come late, or type the guest&#39;s name." in answer.text

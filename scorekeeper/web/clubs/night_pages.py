@@ -159,8 +159,9 @@ def night_come(slug: str, night_id: int):
     if not form.validate_on_submit():
         return _night_page(club, found, level, [m for ms in form.errors.values() for m in ms])
     try:
-        if request.form.get("leave", "").isdigit():
-            who = night_play.player_leaves(found, int(request.form["leave"]))
+        leaving = _number(request.form.get("leave", ""))
+        if leaving is not None:
+            who = night_play.player_leaves(found, leaving)
             flash(f"{who.name} has gone: not seated from round {len(found.rounds) + 1}.")
         else:
             who = night_play.add_player(found, form.member.data, form.guest.data or "")
@@ -231,8 +232,12 @@ def _runner(slug: str) -> tuple[Club, Level]:
 
 def _drawn() -> int | None:
     """The draw the page was showing (its seating), if it said."""
-    sent = request.form.get("draw", "")
-    return int(sent) if sent.isdigit() and len(sent) < 10 else None
+    return _number(request.form.get("draw", ""))
+
+
+def _number(sent: str) -> int | None:
+    """A count sent in a form, or None: ASCII digits only ("²".isdigit() is true too)."""
+    return int(sent) if sent.isascii() and sent.isdigit() and len(sent) < 10 else None
 
 
 def _night_or_404(club: Club, night_id: int) -> Night:
