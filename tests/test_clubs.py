@@ -115,7 +115,7 @@ def table(response, css: str) -> list[list[str]]:
 
 def standings_rows(client, slug: str = SLUG, **args: str) -> list[list[str]]:
     """The standings table as shown: #, player, games, wins, win %, avg score, avg/deal,
-    points, clean, dirty, wild, special, out, red threes caught, night wins."""
+    points, clean, dirty, wild, special, out, red threes caught."""
     response = client.get(f"/clubs/{slug}/standings", query_string=args)
     assert response.status_code == 200
     if "No finished games match" in text(response):
@@ -392,11 +392,11 @@ def shared8(tmp_path_factory, databases):
 # Average score: 6,700/3 = 2,233.3; 4,600/3 = 1,533.3; 3,000/3 = 1,000; -50/3 = -16.7; 400.
 # Per deal (4 deals a game): 558.3; 383.3; 250; -4.2; 100.
 EXPECTED_ALL = [
-    ["1", "Ann", "3", "3", "100%", "2,233", "558", "6,700", "6", "7", "0", "0", "3", "0", "0"],
-    ["2", "Bob", "3", "1", "33%", "1,533", "383", "4,600", "6", "4", "0", "0", "2", "1", "0"],
-    ["2", "Cat", "3", "1", "33%", "1,000", "250", "3,000", "3", "3", "0", "0", "1", "0", "0"],
-    ["4", "Dan", "3", "0", "0%", "−17", "−4", "−50", "0", "1", "0", "0", "0", "1", "0"],
-    ["–", "Eve", "1", "0", "0%", "400", "100", "400", "0", "1", "0", "0", "0", "0", "0"],
+    ["1", "Ann", "3", "3", "100%", "2,233", "558", "6,700", "6", "7", "0", "0", "3", "0"],
+    ["2", "Bob", "3", "1", "33%", "1,533", "383", "4,600", "6", "4", "0", "0", "2", "1"],
+    ["2", "Cat", "3", "1", "33%", "1,000", "250", "3,000", "3", "3", "0", "0", "1", "0"],
+    ["4", "Dan", "3", "0", "0%", "−17", "−4", "−50", "0", "1", "0", "0", "0", "1"],
+    ["–", "Eve", "1", "0", "0%", "400", "100", "400", "0", "1", "0", "0", "0", "0"],
 ]
 
 
@@ -480,9 +480,9 @@ def test_filters_by_season_date_range_and_rule_set(shared8):
     # Classic only: g8. Partners share the team's result; the guest Gus is not listed.
     rows = standings_rows(client, season="all", ruleset="classic")
     assert [row[1:] for row in rows] == [
-        ["Ann", "1", "1", "100%", "3,700", "925", "3,700", "2", "2", "1", "0", "1", "0", "0"],
-        ["Cat", "1", "1", "100%", "3,700", "925", "3,700", "2", "2", "1", "0", "1", "0", "0"],
-        ["Bob", "1", "0", "0%", "600", "150", "600", "1", "0", "0", "0", "0", "0", "0"],
+        ["Ann", "1", "1", "100%", "3,700", "925", "3,700", "2", "2", "1", "0", "1", "0"],
+        ["Cat", "1", "1", "100%", "3,700", "925", "3,700", "2", "2", "1", "0", "1", "0"],
+        ["Bob", "1", "0", "0%", "600", "150", "600", "1", "0", "0", "0", "0", "0"],
     ]
     # Club rules only: g8 is left out, so the figures are those of g1..g6.
     assert standings_rows(client, season="all", ruleset="club") == EXPECTED_ALL

@@ -26,6 +26,7 @@ def standings(slug: str):
         sort=sort if sort in club_standings.SORTS else "win_rate",
         sorts=club_standings.SORTS,
         night_wins_rule=club_standings.NIGHT_WINS_RULE,
+        night_column=chosen.at_nights or any(r.night_wins for r in rows),
         filters=chosen,
         args={k: v for k, v in request.args.items() if k != "sort"},
     )
