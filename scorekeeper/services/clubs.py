@@ -21,6 +21,7 @@ from scorekeeper.plumbing.models import (
     Member,
     MemberDay,
     MemberResult,
+    NightPlayer,
     Organiser,
     Player,
     SavedRules,
@@ -254,6 +255,11 @@ def merge_members(source: Member, into: Member) -> None:
     results = select(MemberResult).where(MemberResult.member_id == source.id)
     for result in db.session.execute(results).scalars():
         result.member_id = into.id
+    # Their nights too (each under the name they came as), or the records' nights would lose
+    # them: their place on the member's page, their night wins.
+    db.session.execute(
+        update(NightPlayer).where(NightPlayer.member_id == source.id).values(member_id=into.id)
+    )
     db.session.execute(delete(MemberDay).where(MemberDay.member_id == source.id))
     db.session.delete(source)
     figures.refresh_member_days(into.club_id)

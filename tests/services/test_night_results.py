@@ -260,3 +260,15 @@ def test_night_rounds_are_read_for_every_night_asked_in_one_query(club, ids):
     play_round(night)
     rows = db.session.execute(night_board.tables_of(NightRound.night_id)).all()
     assert {row[0] for row in rows} == {night.id} and len(rows) == 4  # 2 tables, 2 sides
+
+
+def test_a_member_merged_keeps_their_nights(club, ids):
+    night = open_eight(club, ids)
+    play_round(night)
+    play_round(night)
+    harold = clubs.add_member(club, "Harold")
+    clubs.merge_members(clubs.member(club, ids["Ann"]), harold)
+    (mine,) = standings.nights_of(harold, Filters())
+    assert mine.line.name == "Ann" and mine.line.rank == 1  # the name she came as
+    wins = {r.player: r.night_wins for r in standings.standings(club, Filters())}
+    assert wins["Harold"] == 1 and "Ann" not in wins
