@@ -11,7 +11,7 @@ from datetime import date
 from typing import Any
 
 from sqlalchemy import case, exists, func, select
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import aliased, selectinload
 from sqlalchemy.sql.elements import ColumnElement
 
 from scorekeeper.plumbing.db import db
@@ -279,8 +279,11 @@ def nights(club: Club, filters: Filters) -> list[NightResult]:
     one is chosen), newest first, each with its standings; a fixed few queries in all."""
     conditions = within(filters, Night.played_on, Night.ruleset, Night.saved_rules_id)
     if filters.member_id is not None:
-        there = select(NightPlayer.night_id).where(NightPlayer.member_id == filters.member_id)
-        conditions.append(Night.id.in_(there))
+        # Asked of each of the club's nights by its players' index (night_id), not of every
+        # club's players.
+        player = aliased(NightPlayer)  # the nights' own players are read beside it
+        there = player.night_id == Night.id, player.member_id == filters.member_id
+        conditions.append(exists().where(*there).correlate(Night))
     return [n for n in night_results.nights_within(club.id, conditions) if n.done and n.ranked]
 
 
