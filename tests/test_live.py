@@ -823,3 +823,30 @@ def test_a_phone_gone_quiet_leaves_every_screen_without_news(app, client):
     assert again.status_code == 200 and again.get_json()["entering"] == []
     quiet = live_of(client, game, PHONE_B, **{"If-None-Match": again.headers["ETag"]})
     assert quiet.status_code == 304
+
+
+@pytest.mark.parametrize("poll", ["live", "scorer"])
+def test_a_weak_etag_sent_back_is_answered_304(client, poll):
+    """A browser sends back the tag it was given, and an answer over 1 KB goes gzipped with a
+    weak one (W/"…", plumbing/compress.py): weakly equal, it is answered 304 all the same."""
+    game = start(client)
+    api_deal(client, game)
+    etag = client.get(f"{game.link}/{poll}").headers["ETag"]
+    weak = etag if etag.startswith("W/") else f"W/{etag}"
+    again = client.get(f"{game.link}/{poll}", headers={"If-None-Match": weak})
+    assert again.status_code == 304 and again.get_data() == b""
+    api_deal(client, game)
+    assert client.get(f"{game.link}/{poll}", headers={"If-None-Match": weak}).status_code == 200
+
+
+def test_the_scorers_gzipped_answer_is_answered_304_to_its_own_weak_etag(client):
+    """The scorer's state (the rules and the deals) is over 1 KB: it goes gzipped."""
+    game = start(client)
+    gzip = {"Accept-Encoding": "gzip"}
+    first = client.get(f"{game.link}/scorer", headers=gzip)
+    assert first.headers["Content-Encoding"] == "gzip"
+    assert first.headers["ETag"].startswith('W/"')
+    again = client.get(
+        f"{game.link}/scorer", headers={**gzip, "If-None-Match": first.headers["ETag"]}
+    )
+    assert again.status_code == 304 and again.get_data() == b""
