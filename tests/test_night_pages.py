@@ -125,6 +125,10 @@ def test_the_next_round_once_the_last_table_finishes(app, olga):
     assert "Round 2</h2>" in olga.get(url).text
     assert olga.post(f"{url}/finish").status_code == 422  # round 2 is playing
     finish_round(app, url, 2)
+    # Every round planned played: the night is over, with nothing left to end.
+    over = olga.get(url).text
+    assert "The night is over.</strong>" in over
+    assert "Seat round" not in over and "End the night" not in over
     ended = olga.post(f"{url}/finish")
     assert ended.status_code == 302
     page = olga.get(url).text

@@ -15,8 +15,8 @@ from sqlalchemy import Select, func, select
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night, NightRound, NightTable, Side
-from scorekeeper.rules import PRESETS
 from scorekeeper.services import night_play
+from scorekeeper.services.games.words import rules_called
 from scorekeeper.services.members import PARTNERS
 from scorekeeper.services.night_play import NO_GAME, SIT_OUTS, NightRefused
 
@@ -84,8 +84,7 @@ class NightView:
     @property
     def rules_called(self) -> str:
         """The saved rule set's name the night started with, else the preset's."""
-        preset = PRESETS.get(self.night.ruleset)
-        return self.night.rules_name or (preset.name if preset else self.night.ruleset)
+        return rules_called(self.night.rules_name, self.night.ruleset)
 
     @property
     def done(self) -> bool:

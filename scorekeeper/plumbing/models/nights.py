@@ -66,7 +66,10 @@ class NightPlayer(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     night_id: Mapped[int] = mapped_column(ForeignKey("night.id", ondelete="CASCADE"), index=True)
-    member_id: Mapped[int | None] = mapped_column(ForeignKey("member.id", ondelete="SET NULL"))
+    # Indexed: a member deleted or merged finds their nights' rows by it.
+    member_id: Mapped[int | None] = mapped_column(
+        ForeignKey("member.id", ondelete="SET NULL"), index=True
+    )
     name: Mapped[str] = mapped_column(String(MAX_NAME))
     from_round: Mapped[int] = mapped_column(default=1)
     left_after: Mapped[int | None]
