@@ -1,0 +1,167 @@
+"""The rating model: each player's skill, updated from finished games (openskill's Plackett-Luce).
+
+Pure functions over values: no Flask, no database, so the same games in the same order give the
+same ratings wherever they are computed (a request, `flask recompute`, a test, a bench script).
+The model's parameters are pinned here rather than left to openskill's defaults, so an upgrade
+of the library that changed a default could not change every club's ratings unnoticed.
+
+A game is rated by who finished where, not by how much: Hand and Foot totals depend on the
+rules (a four-deal classic game against a ten-thousand game), so a margin would weigh games by
+their rules rather than by the play. Equal totals are a tie and share a place.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+# openskill's own defaults, written out: a newcomer's skill 25 give or take 25/3, a game's
+# performance spread (beta) half that, and tau, the little uncertainty added back before each
+# game so a rating keeps following a player who improves (sigma never settles at nothing).
+MU = 25.0
+SIGMA = 25.0 / 3.0
+BETA = 25.0 / 6.0
+TAU = 25.0 / 300.0
+KAPPA = 0.0001
+# The conservative figure is the skill less this many uncertainties: a member with few games
+# (a wide sigma) does not top the table on two lucky wins.
+Z = 3.0
+# `balanced` tries every partnership; 12 players (3 sides of 4: 5,775 ways) is well past a
+# Hand and Foot table and still quick, while 16 in sides of 4 would be 2.6 million.
+MOST_TO_BALANCE = 12
+
+_MODEL = PlackettLuce(
+    mu=MU,
+    sigma=SIGMA,
+    beta=BETA,
+    kappa=KAPPA,
+    tau=TAU,
+    margin=0.0,
+    limit_sigma=False,
+    balance=False,
+)
+
+
+@dataclass(frozen=True)
+class Skill:
+    """A player's skill estimate (mu) and its uncertainty (sigma), in openskill's units."""
+
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative figure, mu less three sigmas: what ranks members."""
+        return self.mu - Z * self.sigma
+
+
+NEW = Skill(MU, SIGMA)
+
+
+def places(totals: Sequence[int]) -> list[int]:
+    """Each side's place by its total: 1 for the highest, equal totals share a place (1, 1, 3)."""
+    if not totals:
+        raise ValueError("A game needs the totals of its sides; none were given.")
+    return [1 + sum(other > total for other in totals) for total in totals]
+
+
+def _checked(sides: Sequence[Sequence[Skill]]) -> None:
+    """Refuse what cannot be rated, in words."""
+    if len(sides) < 2:
+        raise ValueError(f"A game needs at least 2 sides to rate; {len(sides)} given.")
+    for number, side in enumerate(sides, start=1):
+        if len(side) == 0:
+            raise ValueError(f"Side {number} has no players; every side needs at least one.")
+        for skill in side:
+            if not isinstance(skill, Skill):
+                raise ValueError(f"Side {number} holds {skill!r}, which is not a Skill.")
+
+
+def _theirs(sides: Sequence[Sequence[Skill]]) -> list[list]:
+    """The sides as openskill's rating objects (new ones each time: openskill's are mutable)."""
+    return [[_MODEL.rating(mu=s.mu, sigma=s.sigma) for s in side] for side in sides]
+
+
+def rate(sides: Sequence[Sequence[Skill]], totals: Sequence[int]) -> list[list[Skill]]:
+    """Each side's players' skills after a finished game (any side size, 2+ sides, ties)."""
+    _checked(sides)
+    if len(totals) != len(sides):
+        raise ValueError(
+            f"A game of {len(sides)} sides needs {len(sides)} totals; {len(totals)} given."
+        )
+    # openskill ranks lower-is-better, as places do: place 1 is rank 1, a shared place a tie.
+    after = _MODEL.rate(_theirs(sides), ranks=[float(p) for p in places(totals)])
+    return [[Skill(r.mu, r.sigma) for r in side] for side in after]
+
+
+def chances(sides: Sequence[Sequence[Skill]]) -> list[float]:
+    """Each side's chance to win before the game (sums to 1)."""
+    _checked(sides)
+    return _MODEL.predict_win(_theirs(sides))
+
+
+def _partitions(indices: list[int], team_size: int) -> Iterator[list[list[int]]]:
+    """Every way to cut `indices` into sides of `team_size`, each once: the first player still
+    to seat always opens the next side, so no partnership comes twice in another order."""
+    if not indices:
+        yield []
+        return
+    first, rest = indices[0], indices[1:]
+    for partners in itertools.combinations(rest, team_size - 1):
+        side = [first, *partners]
+        left = [i for i in rest if i not in partners]
+        for others in _partitions(left, team_size):
+            yield [side, *others]
+
+
+def balanced(
+    players: Sequence[tuple[str, Skill]], team_size: int = 2, teams: int = 2
+) -> list[list[str]]:
+    """The partnership whose sides' chances are nearest even (ties: the first in players' order)."""
+    if team_size < 1 or teams < 2:
+        raise ValueError(
+            f"Balancing needs at least 2 sides of at least 1 player; "
+            f"{teams} sides of {team_size} asked."
+        )
+    if len(players) != team_size * teams:
+        raise ValueError(
+            f"{teams} sides of {team_size} need {team_size * teams} players; {len(players)} given."
+        )
+    if len(players) > MOST_TO_BALANCE:
+        raise ValueError(
+            f"Balancing weighs every partnership, for at most {MOST_TO_BALANCE} players; "
+            f"{len(players)} given."
+        )
+    names = [name for name, _ in players]
+    if len(set(names)) != len(names):
+        raise ValueError("Each player to balance needs a name of their own; a name is repeated.")
+    skills = [skill for _, skill in players]
+    best: list[list[int]] | None = None
+    best_gap = math.inf
+    even = 1.0 / teams
+    for partition in _partitions(list(range(len(players))), team_size):
+        odds = chances([[skills[i] for i in side] for side in partition])
+        # The furthest any side is from an even chance; rounded so that two partnerships equal
+        # but for the last bits of a float keep the first, as the docstring promises.
+        gap = round(max(abs(p - even) for p in odds), 12)
+        if gap < best_gap:
+            best, best_gap = partition, gap
+    assert best is not None  # at least one partition exists for a valid count
+    return [[names[i] for i in side] for side in best]
+
+
+def shown(skill: Skill) -> float:
+    """The figure a page shows: the conservative ordinal, on openskill's own scale, to one decimal.
+
+    Why this scale: a newcomer shows exactly 0.0 and climbs as games narrow their uncertainty,
+    so "0.0 after 1 game" reads as "not known yet" without a footnote; a settled average player
+    sits near 15 to 20 and the best of a club in the 20s to 30s. It is the library's documented
+    ordinal, so a figure can be checked against openskill itself. One game moves it by about
+    0.5 to 2 points, so tenths show a game's effect without pretending to more.
+    """
+    # + 0.0 turns a rounded -0.0 (an ordinal a hair below nothing) into 0.0.
+    return round(skill.ordinal, 1) + 0.0
