@@ -34,6 +34,7 @@ from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME, MAX_SLUG, MIN_SLUG
 from scorekeeper.services import figures, games
 from scorekeeper.services.accounts import organiser_named
 from scorekeeper.services.names import name_problem
+from scorekeeper.services.ratings import kept
 
 # A club's web address: MIN_SLUG to MAX_SLUG lowercase letters, digits or hyphens, the first no
 # hyphen. The one check: creating a club refuses any other, looking one up finds none.
@@ -263,6 +264,8 @@ def merge_members(source: Member, into: Member) -> None:
     db.session.execute(delete(MemberDay).where(MemberDay.member_id == source.id))
     db.session.delete(source)
     figures.refresh_member_days(into.club_id)
+    # Two players' games are now one player's: every rating of the club is folded again.
+    kept.club_changed(into.club_id)
     db.session.commit()
 
 
@@ -295,6 +298,8 @@ def add_season(club: Club, name: str, starts_on: date, ends_on: date) -> Season:
         raise ClubRefused("A season cannot end before it starts.")
     season = Season(name=name, starts_on=starts_on, ends_on=ends_on)
     club.seasons.append(season)
+    db.session.flush()
+    kept.scope_changed(club.id, kept.season_scope(season))
     db.session.commit()
     return season
 
@@ -353,6 +358,7 @@ def delete_saved_rules(saved: SavedRules) -> None:
     db.session.execute(
         update(Game).where(Game.saved_rules_id == saved.id).values(saved_rules_id=None)
     )
+    kept.forget_scope(saved.club_id, f"{kept.SAVED}{saved.id}")
     db.session.delete(saved)
     db.session.commit()
 

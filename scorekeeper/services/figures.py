@@ -26,6 +26,7 @@ from scorekeeper.plumbing.models import (
     Side,
 )
 from scorekeeper.rules import DealEntry, Progress
+from scorekeeper.services.ratings import kept
 
 
 def side_figures(
@@ -67,6 +68,9 @@ def keep_member_results(game: Game, finished: bool) -> None:
     """Rewrite the club members' results of this game: finished club games count, others not."""
     if game.club is None:
         return  # only club games keep member results
+    if finished or game.finished_at is not None:
+        # Finished, corrected while finished, or un-finished: its ratings are folded again.
+        kept.game_changed(game)
     had_results = bool(game.results)
     game.results.clear()
     if not finished and not had_results:

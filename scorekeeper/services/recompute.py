@@ -2,7 +2,8 @@
 
 The entries are the record. Each deal score's total, each side's figures, each game's
 finished mark, the club members' results and their nightly sums are derived from them
-(`figures.py`); this replays every game through the engine and puts right whatever differs.
+(`figures.py`), and so are the club players' ratings (`ratings/kept.py`); this replays every
+game through the engine and puts right whatever differs.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from scorekeeper import rules as engine
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import RESULT_FIGURES, Club, Deal, Game, MemberDay, Side
 from scorekeeper.services import figures, games
+from scorekeeper.services.ratings import kept
 
 BATCH = 200
 
@@ -31,13 +33,24 @@ class Report:
     finished: int = 0
     member_results: int = 0
     clubs: int = 0
+    # Rating and rating-step rows that differed from the games folded again in order.
+    ratings: int = 0
     # Games whose deals no longer add up under today's rules: left exactly as they were.
     refused: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
         """Whether anything stored differed from what the entries give."""
-        return any((self.deal_totals, self.sides, self.finished, self.member_results, self.clubs))
+        return any(
+            (
+                self.deal_totals,
+                self.sides,
+                self.finished,
+                self.member_results,
+                self.clubs,
+                self.ratings,
+            )
+        )
 
     def lines(self) -> list[str]:
         """The report in words, one line per kind of figure."""
@@ -48,6 +61,7 @@ class Report:
             f"Games finished or unfinished put right: {self.finished:,}",
             f"Games whose members' results were put right: {self.member_results:,}",
             f"Clubs whose nightly sums were put right: {self.clubs:,}",
+            f"Ratings and rating steps put right: {self.ratings:,}",
         ]
         for game_id, why in self.refused:
             lines.append(f"Game {game_id} left as it was: {why}")
@@ -87,6 +101,10 @@ def recompute(*, dry_run: bool = False, progress: Callable[[int], None] | None =
         _finish(dry_run)
         if progress is not None:
             progress(report.games)
+    # Ratings last, from the games as put right above (a game finished or not since).
+    for club in db.session.execute(select(Club).order_by(Club.id)).scalars():
+        report.ratings += kept.recompute_club(club, dry_run=dry_run)
+        _finish(dry_run)
     return report
 
 

@@ -69,6 +69,7 @@ def test_sound_figures_are_left_as_they_are(two_games):
         "Games finished or unfinished put right: 0",
         "Games whose members' results were put right: 0",
         "Clubs whose nightly sums were put right: 0",
+        "Ratings and rating steps put right: 0",
         "Every stored figure already matched the entries.",
     ]
     assert stored() == before
@@ -88,7 +89,11 @@ def test_a_dry_run_reports_and_keeps_nothing(two_games):
     wrong_in_every_way(*two_games)
     wrong = stored()
     report = recompute.recompute(dry_run=True)
-    assert report == Report(games=2, deal_totals=1, sides=1, finished=1, member_results=1, clubs=1)
+    # Nothing put right, the ratings are compared with the games as stored: the second game
+    # unfinished, its 4 steps (Ann and Cat, in "all" and "rules:club") and 4 ratings are off.
+    assert report == Report(
+        games=2, deal_totals=1, sides=1, finished=1, member_results=1, clubs=1, ratings=8
+    )
     assert stored() == wrong
 
 
@@ -101,9 +106,11 @@ def test_a_game_its_rules_no_longer_play_is_left_as_it_was(two_games):
     report = recompute.recompute()
     message = "There is no rule called 'nonsense' that a club can change."
     assert report.refused == [(first.id, message)]
+    # Its sides' totals, as stored, are what its ratings are folded from: a tie at 5 now, so
+    # Ann's and Cat's steps and ratings after it, in "all" and "rules:club", are put right.
     assert report.lines()[-2:] == [
+        "Ratings and rating steps put right: 12",
         f"Game {first.id} left as it was: {message}",
-        "Every stored figure already matched the entries.",
     ]
     assert kept(select(Side.final_total).where(Side.game_id == first.id)) == [(5,), (5,)]
 

@@ -6,6 +6,7 @@ games      a game, its sides and players, its deals and what each side entered
 standings  a member's figures per game and per club night, summed by the standings
 live       who is entering a deal, and each side's line of the next deal
 nights     a club night: its players, rounds and each round's tables' games
+ratings    each club player's rating within a scope, and its steps game by game
 guards     rows that count what one address does: failed sign-ins, link misses, creations
 """
 
@@ -26,6 +27,7 @@ from scorekeeper.plumbing.models.games import (
 from scorekeeper.plumbing.models.guards import Creation, LinkMiss, LoginAttempt
 from scorekeeper.plumbing.models.live import DealPart, Entering
 from scorekeeper.plumbing.models.nights import Night, NightPlayer, NightRound, NightTable
+from scorekeeper.plumbing.models.ratings import Rating, RatingStep
 from scorekeeper.plumbing.models.standings import COUNTS, RESULT_FIGURES, MemberDay, MemberResult
 
 __all__ = [
@@ -51,6 +53,8 @@ __all__ = [
     "NightTable",
     "Organiser",
     "Player",
+    "Rating",
+    "RatingStep",
     "SavedRules",
     "Season",
     "Side",

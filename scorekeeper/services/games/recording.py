@@ -13,6 +13,7 @@ from scorekeeper.rules import DealEntry, DealRefused
 from scorekeeper.services import figures
 from scorekeeper.services.games.replay import rules_of, sides_of
 from scorekeeper.services.games.starting import SideSetup, now, start_game
+from scorekeeper.services.ratings import kept
 
 
 def record_game(
@@ -73,6 +74,7 @@ def record_game(
 def delete_game(game: Game) -> None:
     """Remove a game and its deals for good (an organiser's decision)."""
     club_id, day = game.club_id, game.played_on
+    kept.game_deleting(game)
     db.session.delete(game)
     if club_id is not None:
         figures.refresh_member_days(club_id, [day])

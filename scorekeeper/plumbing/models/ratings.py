@@ -1,0 +1,68 @@
+"""Each club player's rating within a scope, and every step of it: derived from finished games.
+
+A scope is the set of a club's games a rating is made within: "all" (every club game),
+"season:<id>", "rules:<preset key>" or "saved:<saved rule set id>", so the standings' filters
+rate within the filter without recomputing per request. A player is a member (`member_id`) or a
+guest of the club by name (`guest`); exactly one of the two is set.
+Kept in step by `services/ratings/kept.py`; `flask recompute` rebuilds them from the games.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import Date, Double, ForeignKey, Index, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from scorekeeper.plumbing.db import db
+from scorekeeper.rules.terms import MAX_NAME
+
+# "rules:" and a preset key (40, as `Game.ruleset`), with room to spare.
+MAX_SCOPE = 60
+
+
+class Rating(db.Model):
+    """A player's current rating in one of the club's scopes: read in one query per scope."""
+
+    __tablename__ = "rating"
+    __table_args__ = (
+        Index("ix_rating_scope", "club_id", "scope", "member_id", "guest"),
+        # A member merged or deleted takes their rows with them (the foreign key's cascade).
+        Index("ix_rating_member", "member_id", "scope"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"))
+    scope: Mapped[str] = mapped_column(String(MAX_SCOPE))
+    member_id: Mapped[int | None] = mapped_column(ForeignKey("member.id", ondelete="CASCADE"))
+    guest: Mapped[str | None] = mapped_column(String(MAX_NAME))
+    # Doubles on both databases, so the stored figures are exactly the model's.
+    mu: Mapped[float] = mapped_column(Double)
+    sigma: Mapped[float] = mapped_column(Double)
+    games: Mapped[int]
+
+
+class RatingStep(db.Model):
+    """A player's rating after one finished game of a scope: a chart's points, and where a
+    correction recomputes from (the steps before the game are the ratings it starts with)."""
+
+    __tablename__ = "rating_step"
+    __table_args__ = (
+        # From a game's place on: the steps to replace, and the ratings before it.
+        Index("ix_rating_step_scope", "club_id", "scope", "position"),
+        # A member's chart in a scope, in the order played.
+        Index("ix_rating_step_member", "member_id", "scope", "position"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"))
+    scope: Mapped[str] = mapped_column(String(MAX_SCOPE))
+    # The game's place in the scope's order of play, from 1 (kept.py says the order).
+    position: Mapped[int]
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    member_id: Mapped[int | None] = mapped_column(ForeignKey("member.id", ondelete="CASCADE"))
+    guest: Mapped[str | None] = mapped_column(String(MAX_NAME))
+    # The game's day, copied so a chart needs no join.
+    played_on: Mapped[date] = mapped_column(Date)
+    mu: Mapped[float] = mapped_column(Double)
+    sigma: Mapped[float] = mapped_column(Double)
