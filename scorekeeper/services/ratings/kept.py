@@ -268,21 +268,29 @@ def _state_before(club_id: int, scope: str, position: int) -> dict[Who, Kept]:
 
 
 def _refold(
-    club_id: int, scope: str, position: int, seasons: Sequence[Season], *, left: bool
+    club_id: int,
+    scope: str,
+    position: int,
+    seasons: Sequence[Season],
+    *,
+    left: bool,
+    newest: Game | None = None,
 ) -> None:
     """Fold a scope again from the game at `position` on, on the ratings before it; `left`: a
-    game rated there left its place (corrected, un-finished, deleted), so its rating goes too."""
+    game rated there left its place (corrected, un-finished, deleted), so its rating goes too;
+    `newest`: the one game marked, if it is the only game from `position` on (not read again)."""
     conditions = _games_in(club_id, scope, seasons)
     if conditions is None:
         forget_scope(club_id, scope)
         return
     where = (RatingStep.club_id == club_id, RatingStep.scope == scope)
     last = db.session.execute(select(func.max(RatingStep.position)).where(*where)).scalar()
-    games = _in_order(conditions, position - 1)
     if not left and (last is None or position > last):
         # The newest game(s): their players' ratings now are the ratings before them.
+        games = [newest] if newest is not None else _in_order(conditions, position - 1)
         _append(club_id, scope, position, games)
         return
+    games = _in_order(conditions, position - 1)
     db.session.execute(delete(RatingStep).where(*where, RatingStep.position >= position))
     state = _state_before(club_id, scope, position)
     _insert(RatingStep, _fold(club_id, scope, games, state, position))
@@ -305,14 +313,14 @@ def _append(club_id: int, scope: str, position: int, games: Sequence[Game]) -> N
     before = dict(state)
     _insert(RatingStep, _fold(club_id, scope, games, state, position))
     changed = {who: kept for who, kept in state.items() if before.get(who) != kept}
-    for who, kept in changed.items():
-        if who in stored:
-            db.session.execute(
-                update(Rating)
-                .where(Rating.id == stored[who].id)
-                .values(mu=kept.skill.mu, sigma=kept.skill.sigma, games=kept.games)
-                .execution_options(synchronize_session=False)
-            )
+    # One UPDATE run for every rating that was there (by primary key), one INSERT for the new.
+    again = [
+        {"id": stored[who].id, "mu": kept.skill.mu, "sigma": kept.skill.sigma, "games": kept.games}
+        for who, kept in changed.items()
+        if who in stored
+    ]
+    if again:
+        db.session.execute(update(Rating), again)
     _insert(Rating, _rows(club_id, scope, {w: k for w, k in changed.items() if w not in stored}))
 
 
@@ -472,7 +480,10 @@ def _keep_club(club_id: int, pending: _Pending) -> None:
     seasons = list(db.session.execute(select(Season).where(Season.club_id == club_id)).scalars())
     places = dict(pending.places)
     left = set(places)
-    for game in {id(g): g for g in pending.games}.values():
+    marked = list({id(g): g for g in pending.games}.values())
+    # One game marked (a deal finishing it): it alone is rated past the last step.
+    newest = marked[0] if len(marked) == 1 else None
+    for game in marked:
         state = inspect(game)
         if state.deleted or state.was_deleted or game.id is None:
             continue
@@ -487,7 +498,7 @@ def _keep_club(club_id: int, pending: _Pending) -> None:
             place = db.session.execute(ahead).scalar_one() + 1
             places[scope] = min(place, places.get(scope, place))
     for scope, place in sorted(places.items()):
-        _refold(club_id, scope, place, seasons, left=scope in left)
+        _refold(club_id, scope, place, seasons, left=scope in left, newest=newest)
 
 
 @event.listens_for(OrmSession, "before_commit")
