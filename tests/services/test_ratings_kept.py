@@ -14,7 +14,7 @@ from sqlalchemy import select, update
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Rating, RatingStep
-from scorekeeper.services import clubs, deals, games, recompute
+from scorekeeper.services import clubs, deals, figures, games, recompute
 from scorekeeper.services.access import Level
 from scorekeeper.services.games import SideSetup
 from scorekeeper.services.ratings import kept, model
@@ -153,6 +153,19 @@ def test_a_correction_of_the_newest_game_refolds_only_it(four):
         deals.correct_deal(last, Level.ORGANISER, number, [ONE_CLEAN, NOTHING], None)
     assert stored(four) == folded([*GAMES[:2], (GAMES[2][0], 0)])
     assert kept.steps_of(member(four, "Bob"))[:2] == steps_before[:2]
+
+
+def test_a_game_un_finished_by_a_correction_is_no_longer_rated(four):
+    first = play(four, *GAMES[0])
+    for sides, winner in GAMES[1:3]:
+        play(four, sides, winner)
+    # As a correction that leaves a game short of its end does: the figures kept from the
+    # engine's verdict (not finished) while the game still holds its finished mark, then cleared.
+    figures.keep_member_results(first, False)
+    first.finished_at = None
+    db.session.commit()
+    assert stored(four) == folded(GAMES[1:3])
+    assert kept.recompute_club(four) == 0
 
 
 def test_seasons_and_rules_rate_only_their_games(four):

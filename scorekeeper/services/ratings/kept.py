@@ -508,7 +508,10 @@ def _keep_pending(session: OrmSession) -> None:
     if not pending:
         return
     session.flush()
-    for club_id, marked in pending.items():
+    for club_id, marked in sorted(pending.items()):
+        # The club's row taken for this transaction (PostgreSQL; SQLite's writers queue
+        # already): two tables finishing at once fold in turn, the second on the first's steps.
+        session.execute(select(Club.id).where(Club.id == club_id).with_for_update())
         _keep_club(club_id, marked)
 
 
