@@ -250,6 +250,9 @@ def merge_members(source: Member, into: Member) -> None:
             f"{source.name} and {into.name} both played in game {shared}: "
             "they are two people, so they cannot be merged."
         )
+    # Two players' games become one player's: every rating of the club is folded again (marked
+    # first, so the club is taken before its figures are written, as a game's finishing takes it).
+    kept.club_changed(into.club_id)
     for player in db.session.execute(select(Player).where(Player.member_id == source.id)).scalars():
         player.member_id = into.id
         player.name = into.name
@@ -264,8 +267,6 @@ def merge_members(source: Member, into: Member) -> None:
     db.session.execute(delete(MemberDay).where(MemberDay.member_id == source.id))
     db.session.delete(source)
     figures.refresh_member_days(into.club_id)
-    # Two players' games are now one player's: every rating of the club is folded again.
-    kept.club_changed(into.club_id)
     db.session.commit()
 
 

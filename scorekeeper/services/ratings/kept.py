@@ -434,7 +434,15 @@ class _Pending:
 
 
 def _pending(club_id: int) -> _Pending:
-    return db.session.info.setdefault(PENDING, {}).setdefault(club_id, _Pending())
+    """What is marked for a club in this transaction; the first mark takes the club's row."""
+    marked = db.session.info.setdefault(PENDING, {})
+    if club_id not in marked:
+        # Taken at the first mark, before the figures' own writes (PostgreSQL; SQLite's writers
+        # queue already): two tables finishing at once fold in turn, the second on the first's
+        # steps, and every writer of a club's figures takes the club before its nights' sums.
+        db.session.execute(select(Club.id).where(Club.id == club_id).with_for_update())
+        marked[club_id] = _Pending()
+    return marked[club_id]
 
 
 def game_changed(game: Game) -> None:
@@ -508,10 +516,7 @@ def _keep_pending(session: OrmSession) -> None:
     if not pending:
         return
     session.flush()
-    for club_id, marked in sorted(pending.items()):
-        # The club's row taken for this transaction (PostgreSQL; SQLite's writers queue
-        # already): two tables finishing at once fold in turn, the second on the first's steps.
-        session.execute(select(Club.id).where(Club.id == club_id).with_for_update())
+    for club_id, marked in pending.items():
         _keep_club(club_id, marked)
 
 
