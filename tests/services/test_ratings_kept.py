@@ -40,13 +40,21 @@ def play(
     *,
     played_on: date = DAY,
     ruleset: str = "casual",
+    saved_rules=None,
 ):
     """A finished game: side `winner` makes a clean book in each of four deals (None: a tie)."""
     setups = [SideSetup(" & ".join(names), names) for names in sides]
     deal = [
         ONE_CLEAN if winner is None or index == winner else NOTHING for index in range(len(sides))
     ]
-    game = games.record_game(ruleset, setups, [entries(*deal)] * 4, club=club, played_on=played_on)
+    game = games.record_game(
+        ruleset,
+        setups,
+        [entries(*deal)] * 4,
+        club=club,
+        played_on=played_on,
+        saved_rules=saved_rules,
+    )
     assert game.finished_at is not None
     return game
 
@@ -181,6 +189,18 @@ def test_seasons_and_rules_rate_only_their_games(four):
     # A season added after its games rates them at once.
     march = clubs.add_season(four, "Early March", date(2026, 3, 1), date(2026, 3, 5))
     assert stored(four, kept.season_scope(march)) == folded(GAMES[1:2])
+    assert kept.recompute_club(four) == 0
+
+
+def test_a_saved_rule_set_rates_its_games_until_it_is_deleted(four):
+    thursday = clubs.create_saved_rules(four, "Thursday", "casual")
+    play(four, *GAMES[0])
+    play(four, *GAMES[1], saved_rules=thursday)
+    scope = f"{kept.SAVED}{thursday.id}"
+    assert stored(four, scope) == folded(GAMES[1:2])
+    clubs.delete_saved_rules(thursday)
+    assert stored(four, scope) == {}
+    assert stored(four) == folded(GAMES[:2])
     assert kept.recompute_club(four) == 0
 
 
