@@ -64,7 +64,7 @@ def test_an_organisers_pages_do_not_outlive_the_session(phone, app):
     # With signal and the worker in charge: the settings page, with its table link, opens...
     settings = f"/clubs/{SLUG}/settings"
     page.goto(page.base + settings)
-    assert f"/clubs/{SLUG}/table/" in page.get_by_label("Table link").input_value()
+    assert f"/clubs/{SLUG}/table/" in page.get_by_label("The club's table link").input_value()
     assert page.evaluate("!!navigator.serviceWorker.controller")
     # ... as do pages any visitor may keep, which the phone does keep.
     page.goto(page.base + "/rules")
@@ -77,7 +77,7 @@ def test_an_organisers_pages_do_not_outlive_the_session(phone, app):
     no_signal(page.context)
     page.goto(page.base + settings)
     expect(page.get_by_role("heading", name="No signal")).to_be_visible()
-    expect(page.get_by_label("Table link")).to_have_count(0)
+    expect(page.get_by_label("The club's table link")).to_have_count(0)
     assert page.evaluate("document.documentElement.hasAttribute('data-from-phone')")
     assert settings not in kept(page)
 
