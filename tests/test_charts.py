@@ -501,3 +501,15 @@ def test_property_bar_chart_geometry(values, data):
     tops.sort()
     for (_, y1), (_, y2) in zip(tops, tops[1:], strict=False):
         assert y2 <= y1
+
+
+def test_line_chart_with_decimals_marks_each_point_to_them_on_a_whole_axis():
+    """A rating's line: points read 12.3 and −0.4, the axis in whole numbers around them."""
+    svg = line_chart("Rating", ["a", "b", "c"], [Series("Rating", [-0.4, 2.46, 12.3])], decimals=1)
+    root = parse(svg)
+    assert_inside_viewbox(root)
+    assert_round_ticks(root)
+    tips = [el.text for el in root.iter(f"{NS}title")][1:]
+    assert tips == ["Rating, a: \u22120.4", "Rating, b: 2.5", "Rating, c: 12.3"]
+    ticks = tick_values(root)
+    assert min(ticks) <= -1 and max(ticks) >= 13

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -33,10 +33,10 @@ NOT_XML_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]
 
 @dataclass(frozen=True)
 class Series:
-    """One named sequence of values, one value per x point."""
+    """One named sequence of values, one value per x point (whole, or a line chart's decimals)."""
 
     name: str
-    values: list[int]
+    values: Sequence[float]
 
 
 def esc(text: str) -> str:

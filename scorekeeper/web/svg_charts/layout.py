@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from scorekeeper.rules.terms import figure
+from scorekeeper.rules.terms import MINUS, figure
 
 CHAR_W = 6.6  # generous average glyph width at drawing.FONT_SIZE, for layout estimates
 LEGEND_ROW_H = 16
@@ -15,9 +15,13 @@ TOP = 10
 MAX_LABEL_CHARS = 14
 
 
-def fmt(value: int) -> str:
-    """Format an integer as every page shows a figure: thousands grouped, a true minus sign."""
-    return figure(value)
+def fmt(value: float, decimals: int = 0) -> str:
+    """Format a figure as every page shows one: thousands grouped, a true minus sign; a whole
+    number unless `decimals` are asked for (a rating: 12.3)."""
+    if not decimals:
+        return figure(value)
+    # + 0.0: a value that rounds to nothing reads 0.0, never -0.0.
+    return f"{round(value, decimals) + 0.0:,.{decimals}f}".replace("-", MINUS)
 
 
 def text_width(text: str) -> float:
@@ -44,10 +48,11 @@ def nice_step(span: int, max_ticks: int) -> int:
         magnitude *= 10
 
 
-def y_scale(values: Sequence[int], max_ticks: int) -> tuple[int, int, int]:
-    """Return (axis_lo, axis_hi, step): a round range covering the values and zero."""
-    lo = min(0, *values)
-    hi = max(0, *values)
+def y_scale(values: Sequence[float], max_ticks: int) -> tuple[int, int, int]:
+    """Return (axis_lo, axis_hi, step): a round range of whole numbers covering the values and
+    zero (a value with decimals is covered by the whole numbers either side of it)."""
+    lo = min(0, math.floor(min(values, default=0)))
+    hi = max(0, math.ceil(max(values, default=0)))
     if lo == hi:  # all zero
         hi = 100
     step = nice_step(hi - lo, max_ticks)
@@ -93,7 +98,7 @@ def x_label_indices(count: int, spacing: float, label_w: float) -> list[int]:
 
 
 def frame(
-    all_values: list[int], labels: list[str], legend_rows: int, width: int, height: int
+    all_values: list[float], labels: list[str], legend_rows: int, width: int, height: int
 ) -> tuple[float, float, float, float, int, int, int]:
     """Plot area (left, right, top, bottom) and y scale (lo, hi, step) for the given data."""
     bottom = height - legend_rows * LEGEND_ROW_H - X_LABEL_H - (6 if legend_rows else 0)

@@ -35,8 +35,10 @@ def line_chart(
     width: int = 360,
     height: int = 220,
     chart_id: str | None = None,
+    decimals: int = 0,
 ) -> str:
-    """Running totals across a game's deals: one line per series, labels on the x axis."""
+    """Running totals across a game's deals: one line per series, labels on the x axis; the
+    points' figures to `decimals` places (a rating's 12.3), the axis in whole numbers."""
     check_size(width, height)
     cid = chart_id_of(chart_id, "line", title, labels, [(s.name, s.values) for s in series])
     if not labels or not series:
@@ -51,7 +53,7 @@ def line_chart(
         all_values, labels, rows, width, height
     )
 
-    def to_y(v: int) -> float:
+    def to_y(v: float) -> float:
         return bottom - (v - axis_lo) / (axis_hi - axis_lo) * (bottom - top)
 
     count = len(labels)
@@ -77,7 +79,7 @@ def line_chart(
             f'stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/>'
         )
         for x, v, label in zip(xs, s.values, labels, strict=True):
-            out.append(marker(index, x, to_y(v), f"{s.name}, {label}: {fmt(v)}"))
+            out.append(marker(index, x, to_y(v), f"{s.name}, {label}: {fmt(v, decimals)}"))
         out.append("</g>")
 
     legend_top = bottom + X_LABEL_H + 6
