@@ -369,7 +369,7 @@ def test_another_clubs_night_and_no_night_are_404(app, olga):
         ({"saved_rules": 5}, "/ruleset", "not both"),
         ({"ruleset": None, "saved_rules": 987654}, "/saved_rules", "no saved rule set 987654"),
         ({"ruleset": None, "saved_rules": "x"}, "/saved_rules", "saved_rules is the id"),
-        ({"partners": "random"}, "/partners", "'random' is neither"),
+        ({"partners": "random"}, "/partners", "'random' is none of these"),
         ({"partners": 3}, "/partners", "partners is one of"),
         ({"sit_out": "half"}, "/sit_out", "not 'half'"),
         ({"shape": "eights"}, "/shape", "'eights' is none of the choices"),

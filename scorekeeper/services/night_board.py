@@ -8,7 +8,7 @@ Every table's figures come in one query from the sides' stored figures (`Side.fi
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import Select, func, select
@@ -18,7 +18,8 @@ from scorekeeper.plumbing.models import Game, Night, NightRound, NightTable, Sid
 from scorekeeper.services import night_play
 from scorekeeper.services.games.words import rules_called
 from scorekeeper.services.members import PARTNERS
-from scorekeeper.services.night_play import NO_GAME, SIT_OUTS, NightRefused
+from scorekeeper.services.night_play import BALANCED, NO_GAME, SIT_OUTS, NightRefused
+from scorekeeper.services.ratings import chances
 
 
 @dataclass(frozen=True)
@@ -39,11 +40,19 @@ class BoardTable:
     deals: int = 0
     finished: bool = False
     game_id: int | None = None  # the API names a game by its id (and its secret, X-Game-Key)
+    # Partners balanced by rating: each side's chance in percent, before the table's deal 1.
+    chances: tuple[int, ...] = ()
 
     @property
     def title(self) -> str:
         """ "Ann & Bob v Cat & Dan"."""
         return " v ".join(PARTNERS.join(side) for side in self.sides)
+
+    @property
+    def odds(self) -> str:
+        """ "Ann & Bob 54% · Cat & Dan 46%"; "" without chances."""
+        sides = zip(self.sides, self.chances, strict=False)
+        return " · ".join(f"{PARTNERS.join(side)} {pc}%" for side, pc in sides)
 
 
 @dataclass(frozen=True)
@@ -201,6 +210,8 @@ def night_view(night: Night) -> NightView:
             upcoming = _named(night_play.next_round(night), night)
         except NightRefused as refused:
             why = str(refused)
+    if night.partners == BALANCED:
+        played, upcoming = _with_chances(night, played, upcoming)
     return NightView(
         night,
         played,
@@ -212,6 +223,36 @@ def night_view(night: Night) -> NightView:
         tuple((p.id, p.name) for p in night.players if p.left_after is None),
         tuple(p.name for p in night.players if p.left_after is not None),
     )
+
+
+def _with_chances(
+    night: Night, played: tuple[BoardRound, ...], upcoming: BoardRound | None
+) -> tuple[tuple[BoardRound, ...], BoardRound | None]:
+    """The tables yet to deal (the last round's with no deal, the next round's) with each
+    side's chance from the club's ratings, read once for the night's players."""
+    who = {
+        p.name: (p.member_id, None) if p.member_id is not None else (None, p.name)
+        for p in night.players
+    }
+    skills = chances.skills_of(night.club_id, who.values())
+
+    def weighed(r: BoardRound) -> BoardRound:
+        tables = tuple(
+            replace(
+                t,
+                chances=tuple(
+                    chances.side_percents([[who[n] for n in side] for side in t.sides], skills)
+                ),
+            )
+            if len(t.sides) >= 2 and not t.finished and not t.deals
+            else t
+            for t in r.tables
+        )
+        return replace(r, tables=tables)
+
+    if played:
+        played = (*played[:-1], weighed(played[-1]))
+    return played, weighed(upcoming) if upcoming else None
 
 
 def _named(planned, night: Night) -> BoardRound:

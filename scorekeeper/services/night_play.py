@@ -26,6 +26,7 @@ from scorekeeper.services.names import name_problem
 # night_seating.py's; named here too, as the night's pages and the API know them.
 from scorekeeper.services.night_rounds import Seated, draw_again, redraw_round, seat_round
 from scorekeeper.services.night_seating import (
+    BALANCED,
     FIXED,
     ROTATING,
     NightRefused,
@@ -39,6 +40,7 @@ from scorekeeper.services.night_seating import (
 )
 
 __all__ = [
+    "BALANCED",
     "FIXED",
     "NO_GAME",
     "PARTNERS_MODES",
@@ -64,7 +66,18 @@ __all__ = [
     "why_no_draw",
 ]
 
-PARTNERS_MODES = {ROTATING: "Partners rotate every round", FIXED: "Fixed partners all night"}
+PARTNERS_MODES = {
+    ROTATING: "Partners rotate every round",
+    FIXED: "Fixed partners all night",
+    BALANCED: "Partners balanced by rating every round",
+}
+# What balancing by rating does and does not do, said on the night's form and page.
+BALANCED_RULING = (
+    "Partners balanced by rating: the tables are drawn as for rotating partners, then at each "
+    "table the partners are the pairing whose sides' chances, from the club's ratings, are "
+    "nearest even. Balancing within each table keeps the tables spread as drawn, so partners "
+    "may repeat where balance asks it."
+)
 NO_GAME, ZERO = "no game", "zero"
 SIT_OUTS = {
     NO_GAME: "A round sat out is no game: players are ranked by their average per game played",
@@ -97,9 +110,14 @@ def open_night(
     if ruleset is not None:
         problems += _shape_fits(shape, ruleset, called)
     if partners not in PARTNERS_MODES:
-        problems.append(("partners", f"Partners rotate or stay fixed; {partners!r} is neither."))
+        words = (
+            f"Partners rotate, stay fixed or are balanced by rating; {partners!r} is none of these."
+        )
+        problems.append(("partners", words))
     elif partners == FIXED and shape == "singles":
         problems.append(("partners", "Individual tables have no partners to keep fixed."))
+    elif partners == BALANCED and shape == "singles":
+        problems.append(("partners", "Individual tables have no partners to balance."))
     if sit_out not in SIT_OUTS:
         problems.append(("sit_out", f"A round sat out is no game or 0 points; not {sit_out!r}."))
     # The members, the guests, the rounds and whether this many can be seated: as the plan

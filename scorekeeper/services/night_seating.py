@@ -7,7 +7,10 @@ The seating is the engine's (`rules.plan_round`), measured against the season's 
 (`nights.season_history`) less tonight's, plus tonight's rounds; the players are the engine's as
 `services/nights.py` names them (a member by id, a guest as `guest:` and the name). Partners
 rotating at tables of 4, a group whose number has a whist schedule goes on with it where the
-club's earlier nights this season left off. Opening a night and its comings and goings are
+club's earlier nights this season left off. Partners balanced by rating: the engine draws the
+tables as for rotating partners, then each table's partnership is the one whose sides' chances
+are nearest even (`ratings.chances.balance`); the tables stay as drawn, so partners may repeat
+where balance asks it. Opening a night and its comings and goings are
 `night_play.py`, which names all of this too.
 """
 
@@ -15,8 +18,8 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from sqlalchemy import or_, select
 
@@ -31,8 +34,11 @@ from scorekeeper.plumbing.models import (
 from scorekeeper.rules import History, Round, SeatingRefused, Shape, Table, history_of, plan_round
 from scorekeeper.rules.whist import whist_rounds
 from scorekeeper.services import nights
+from scorekeeper.services.ratings import chances
+from scorekeeper.services.ratings.kept import Who
+from scorekeeper.services.ratings.model import Skill
 
-ROTATING, FIXED = "rotating", "fixed"
+ROTATING, FIXED, BALANCED = "rotating", "fixed", "balanced"
 # A draw again that happens to seat the room as before is drawn again, up to this many times:
 # with few players and the season's partners avoided there may be one fair seating only.
 DRAWS_TRIED = 8
@@ -104,6 +110,8 @@ class _Asked:
     history: History
     so_far: tuple[Round, ...]
     schedule_played: int | None
+    # Partners balanced by rating: each present player's kept rating (else None).
+    skills: Mapping[str, Skill] | None = None
 
 
 def seed_of(night: Night, draw: int) -> int:
@@ -124,6 +132,8 @@ def next_round(night: Night) -> Round:
 
 def schedule_place(night: Night) -> SchedulePlace | None:
     """Where the next round stands in its group's whist schedule; None if it follows none."""
+    if night.partners != ROTATING:
+        return None
     asked = _asked(night, night.rounds)
     schedule = whist_rounds(len(asked.present))
     if asked.schedule_played is None or schedule is None:
@@ -162,7 +172,7 @@ def new_draw(night: Night, rounds: Sequence[NightRound]) -> tuple[int, Round]:
 
 def _plan(asked: _Asked, seed: int) -> Round:
     try:
-        return plan_round(
+        planned = plan_round(
             asked.present,
             asked.shape,
             asked.fixed_pairs,
@@ -174,6 +184,26 @@ def _plan(asked: _Asked, seed: int) -> Round:
     except SeatingRefused as refused:
         words = f"Round {asked.number} cannot be seated: {refused}"
         raise NightRefused([("round", words)]) from None
+    return planned if asked.skills is None else _balanced(planned, asked.skills)
+
+
+def who_is(key: str) -> Who:
+    """A player as the engine names them, as the ratings do: a member by id, a guest by name."""
+    if key.startswith(nights.GUEST):
+        return (None, key.removeprefix(nights.GUEST))
+    return (int(key), None)
+
+
+def _balanced(planned: Round, skills: Mapping[str, Skill]) -> Round:
+    """Each partnership table's players regrouped into the sides nearest an even chance; the
+    tables, their numbers and who sits out stay as the engine drew them."""
+    tables = []
+    for table in planned.tables:
+        if len(table.sides) >= 2 and all(len(side) >= 2 for side in table.sides):
+            sides = chances.balance(table.sides, skills)
+            table = replace(table, sides=tuple(tuple(side) for side in sides))
+        tables.append(table)
+    return replace(planned, tables=tuple(tables))
 
 
 def _asked(night: Night, rounds: Sequence[NightRound]) -> _Asked:
@@ -186,7 +216,12 @@ def _asked(night: Night, rounds: Sequence[NightRound]) -> _Asked:
     # A whist schedule for the group present at every round tonight; a player come or gone
     # makes another group, seated round by round so tonight's partners are not met again.
     same_group = all({*r.seated, *r.sitting_out} == {*present} for r in so_far)
-    whist = not fixed and shape is Shape.FOURS and whist_rounds(len(present)) is not None
+    # Balancing regroups the schedule's partners, so a balanced night follows no schedule.
+    whist = (
+        night.partners == ROTATING
+        and shape is Shape.FOURS
+        and whist_rounds(len(present)) is not None
+    )
     whist = whist and same_group
     return _Asked(
         number,
@@ -196,7 +231,14 @@ def _asked(night: Night, rounds: Sequence[NightRound]) -> _Asked:
         _before_tonight(night),
         so_far,
         _schedule_played(night, present) if whist else None,
+        _skills(night, present) if night.partners == BALANCED else None,
     )
+
+
+def _skills(night: Night, present: Sequence[str]) -> dict[str, Skill]:
+    """The kept rating of each player present (one query), by the engine's name for them."""
+    found = chances.skills_of(night.club_id, (who_is(k) for k in present))
+    return {key: found[who_is(key)] for key in present}
 
 
 def _schedule_played(night: Night, present: Sequence[str]) -> int:

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask_login import current_user
 from flask_wtf import FlaskForm
-from wtforms import Field, HiddenField, RadioField, SelectField, StringField
+from wtforms import BooleanField, Field, HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import Length, ValidationError
 
 from scorekeeper.rules import Refusal, RulesError, RuleSet, knobs, overrides_from
@@ -136,6 +136,9 @@ def new_game_form(
                 attrs[f"side{index}_member{seat}"] = SelectField(
                     f"Side {index + 1}, player {seat + 1}", choices=choices, default=""
                 )
+        if not rules.individuals:
+            # The service regroups the players picked into the partnership nearest even.
+            attrs["balance"] = BooleanField("Balance partners by rating")
     for index in range(MAX_SIDES_ON_FORM):
         attrs[f"side{index}_name"] = StringField(
             f"Side {index + 1} name", validators=[Length(max=MAX_NAME), VisibleName()]

@@ -263,7 +263,11 @@ def test_the_board_version_moves_with_a_deal_and_with_the_night(club, ids):
     [
         ({"rounds": 13}, "rounds", "A night has 1 to 12 rounds; 13 cannot be."),
         ({"rules": "bridge"}, "rules", "Choose the night's rules: 'bridge' is none of them."),
-        ({"partners": "drawn"}, "partners", "Partners rotate or stay fixed; 'drawn' is neither."),
+        (
+            {"partners": "drawn"},
+            "partners",
+            "Partners rotate, stay fixed or are balanced by rating; 'drawn' is none of these.",
+        ),
         ({"sit_out": "half"}, "sit_out", "A round sat out is no game or 0 points; not 'half'."),
         ({"shape": "singles"}, "shape", "Classic partnership seat partnerships: tables of 4 or 6."),
         ({"guests": "Ann"}, "guests", "Ann is a member: tick Ann instead."),

@@ -16,6 +16,9 @@ from scorekeeper.rules import Refusal, RulesError, RuleSet
 from scorekeeper.rules.terms import MAX_ERRORS_LISTED, MAX_NAME
 from scorekeeper.services.games.replay import seats_of
 from scorekeeper.services.names import name_problem
+from scorekeeper.services.ratings import chances
+
+PARTNERS = " & "  # as services/members.py joins partners' names (imported here, it would loop)
 
 
 class GameRefused(ValueError):
@@ -82,13 +85,16 @@ def start_game(
     *,
     saved_rules: SavedRules | None = None,
     first_dealer: int = 0,
+    balance: bool = False,
 ) -> Game:
     """Create a game, or GameRefused saying what is wrong.
 
     In a club game, a player whose name is a member's is that member; anyone else is a guest.
     `saved_rules` is the club's saved rule set the game starts from: the caller passes its
     preset and numbers, which the game keeps (held to today's ceilings, as every saved rule is
-    read); `first_dealer` is the seat of the first dealer.
+    read); `first_dealer` is the seat of the first dealer. `balance` (a club game of partners)
+    regroups the same players into the partnership whose sides' chances, from the club's
+    ratings, are nearest even, each side named by its players.
     """
     if saved_rules is not None:
         house_rules = engine.held_to_ceilings(house_rules)
@@ -107,6 +113,8 @@ def start_game(
     if refusals:
         raise GameRefused(refusals)
     members = {m.name.casefold(): m for m in club.members} if club else {}
+    if balance:
+        sides = _balanced(club, sides, members)
     game = Game(
         ruleset=ruleset_key,
         house_rules=dict(house_rules or {}),
@@ -128,6 +136,31 @@ def start_game(
     if commit:
         db.session.commit()
     return game
+
+
+def _balanced(club: Club | None, sides: Sequence[SideSetup], members: dict) -> list[SideSetup]:
+    """The same players regrouped into the partnership nearest even by the club's ratings (a
+    member by id, a guest by name, as the ratings know them); or GameRefused in words."""
+    if club is None:
+        words = "Partners are balanced by a club's ratings: a game without a club has none."
+        raise GameRefused([Refusal(None, "balance", words, ())])
+    names = [[n.strip() for n in side.players] or [side.name.strip()] for side in sides]
+
+    def who(name: str) -> tuple[int | None, str | None]:
+        member = members.get(name.casefold())
+        return (member.id, None) if member else (None, name)
+
+    by_who = {who(n): n for side in names for n in side}
+    try:
+        skills = chances.skills_of(club.id, by_who)
+        drawn = chances.balance([[who(n) for n in side] for side in names], skills)
+    except ValueError as refused:
+        raise GameRefused([Refusal(None, "balance", str(refused), ())]) from None
+    regrouped = [[by_who[w] for w in side] for side in drawn]
+    # Held to a name's length, as a renamed member's sides are (members._cut).
+    named = [PARTNERS.join(side) for side in regrouped]
+    named = [n if len(n) <= MAX_NAME else n[: MAX_NAME - 1] + "…" for n in named]
+    return [SideSetup(n, side) for n, side in zip(named, regrouped, strict=True)]
 
 
 def _check_names(sides: Sequence[SideSetup]) -> list[Refusal]:

@@ -419,7 +419,7 @@ NIGHT_BRIEF_PROPERTIES: dict[str, Any] = {
         "once that saved rule set is deleted)",
     },
     "shape": {"type": "string", "description": "fours, sixes or singles"},
-    "partners": {"type": "string", "description": "rotating or fixed"},
+    "partners": {"type": "string", "description": "rotating, fixed or balanced (by rating)"},
     "sit_out": {"type": "string", "description": "How a round sat out counts: no game or zero"},
     "rounds_planned": INTEGER,
     "rounds_seated": INTEGER,

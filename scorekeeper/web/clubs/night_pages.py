@@ -74,7 +74,12 @@ def night_new(slug: str):
     status = 422 if request.method == "POST" else 200
     recent = night_play.nights_of(club)
     page = render_template(
-        "clubs/night_new.html", club=club, form=form, recent=recent, whist_sizes=whist_sizes()
+        "clubs/night_new.html",
+        club=club,
+        form=form,
+        recent=recent,
+        whist_sizes=whist_sizes(),
+        balanced_ruling=night_play.BALANCED_RULING,
     )
     return page, status
 
@@ -209,6 +214,7 @@ def _night_page(club: Club, found: Night, level: Level, problems: list[str] | No
         come=ComeForm(formdata=None),
         absent=[m for m in club.members if not m.archived and m.id not in here],
         qr_label=LABEL,
+        balanced_ruling=night_play.BALANCED_RULING,
     )
     return page, 422 if problems else 200
 

@@ -12,6 +12,7 @@ from scorekeeper.plumbing.models import Game
 from scorekeeper.rules.terms import SCOREBOARD_DEALS
 from scorekeeper.services import access, creations, games
 from scorekeeper.services.game_view import game_view
+from scorekeeper.services.ratings.chances import game_chances
 from scorekeeper.web.access import (
     Level,
     forget_rules,
@@ -102,6 +103,8 @@ def _scoreboard_page(game: Game, level: Level, problems: Sequence[str] = (), sta
         later=_deals_page_url(game, later),
         frozen=view.frozen,
         next_game=view.next_game,
+        # Before deal 1 of a club game: each side's chance from the club's kept ratings.
+        chances=game_chances(game),
     ), status
 
 

@@ -76,6 +76,7 @@ def _new_game(club: Club | None):
                 club,
                 # The game is "Thursday rules" only if its numbers are still the saved ones.
                 saved_rules=saved if saved and games.same_rules(saved, key, overrides) else None,
+                balance="balance" in form and bool(form.balance.data),
             )
         except games.GameRefused as exc:
             problems = _place_setup(form, rows, exc.refusals)

@@ -1,0 +1,127 @@
+"""Chances and balancing by rating over HTTP (issue 30): a club game's scoreboard says each
+side's chance before deal 1 and not after it, a casual game's never; the club game form's
+"Balance partners by rating"; the night form's balanced partners, its ruling, its refusals.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlalchemy import select
+from test_club_game_start import pickers
+from test_clubs import SLUG
+from test_night_pages import NEW, TWELVE, ids, olga, open_night  # noqa: F401
+from test_pages import text, values
+
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Game
+from scorekeeper.rules import DealEntry
+from scorekeeper.services import clubs, deals, games
+from scorekeeper.services.access import Level
+from scorekeeper.services.games import SideSetup
+
+pytestmark = pytest.mark.usefixtures("quick_hashing")
+
+WON = [DealEntry.from_dict({"books": {"clean": 1}}, 0), DealEntry.from_dict({}, 1)]
+LINE = re.compile(r"Chances from the club's ratings: Ann & Bob (\d+)% · Cat & Dan (\d+)%")
+
+
+@pytest.fixture
+def rated(app, olga):  # noqa: F811
+    """Ann and Bob have beaten Cat and Dan six times: rated strong and weak."""
+    with app.app_context():
+        club = clubs.club_by_slug(SLUG)
+        sides = [SideSetup("Ann & Bob", ["Ann", "Bob"]), SideSetup("Cat & Dan", ["Cat", "Dan"])]
+        for _ in range(6):
+            games.record_game(
+                "classic",
+                sides,
+                [WON] * 4,
+                club=club,
+            )
+        db.session.remove()
+    return olga
+
+
+def start(client, balance: bool = False, **seats: str):
+    """The club game form as fetched, these members picked (side0_member0="Ann", ...), sent."""
+    form = client.get(f"/clubs/{SLUG}/games/new?ruleset=classic")
+    data = {**values(form), **pickers(form.text), **seats}
+    data.pop("balance", None)
+    if balance:
+        data["balance"] = "y"
+    return client.post(f"/clubs/{SLUG}/games/new?ruleset=classic", data=data)
+
+
+TABLE = {"side0_member0": "Ann", "side0_member1": "Bob", "side1_member0": "Cat"}
+TABLE["side1_member1"] = "Dan"
+
+
+def test_the_scoreboard_says_the_chances_before_deal_1_only(app, rated):
+    answer = start(rated, **TABLE)
+    assert answer.status_code == 302, text(answer)
+    board = rated.get(answer.headers["Location"])
+    found = LINE.search(text(board))
+    assert found, text(board)
+    strong, weak = int(found[1]), int(found[2])
+    assert strong + weak == 100 and strong > weak
+    secret = answer.headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        game = db.session.execute(select(Game).where(Game.secret == secret)).scalar_one()
+        deals.enter_deal(game, Level.TABLE, [{"books": {"clean": 1}}, {}])
+        db.session.remove()
+    assert "Chances from" not in text(rated.get(answer.headers["Location"]))
+
+
+def test_a_casual_game_shows_no_chances(client):
+    sides = {"side0_players": "Ann, Bob", "side1_players": "Cat, Dan"}
+    form = client.get("/games/new?ruleset=classic")
+    assert "Balance partners by rating" not in form.text
+    answer = client.post("/games/new?ruleset=classic", data={**values(form), **sides})
+    assert answer.status_code == 302, text(answer)
+    assert "Chances from" not in text(client.get(answer.headers["Location"]))
+
+
+def test_the_club_form_balances_partners_when_asked(app, rated):
+    form = rated.get(f"/clubs/{SLUG}/games/new?ruleset=classic")
+    assert re.search(r'<input [^>]*name="balance" type="checkbox"', form.text)
+    assert "Balance partners by rating" in text(form)
+    answer = start(rated, balance=True, **TABLE)
+    assert answer.status_code == 302, text(answer)
+    board = text(rated.get(answer.headers["Location"]))
+    # Ann and Bob, the strong pair, are parted: each sits with Cat or Dan.
+    assert re.search(r"Game started: (Ann & (Cat|Dan)) v (Bob & (Cat|Dan))\.", board), board
+    odds = [int(n) for n in re.findall(r"(\d+)%", board.split("Chances from")[1][:80])]
+    assert sum(odds) == 100 and abs(odds[0] - odds[1]) < 10
+
+
+def test_a_club_game_that_cannot_be_balanced_is_refused_in_words(rated):
+    answer = start(rated, balance=True, side0_member2="Eve", **TABLE)
+    assert answer.status_code == 422
+    assert "Partners are balanced in sides of one size; these sides hold 3, 2." in text(answer)
+
+
+def test_the_night_form_offers_balanced_partners_and_says_what_it_does(app, rated):
+    form = rated.get(NEW)
+    assert 'value="balanced"' in form.text
+    assert "Partners balanced by rating every round" in text(form)
+    assert "partners may repeat where balance asks it" in text(form)
+    url = open_night(app, rated, ["Ann", "Bob", "Cat", "Dan"], partners="balanced")
+    page = text(rated.get(url))
+    assert "partners balanced by rating" in page
+    # The next round's one table: Ann and Bob parted, each side's chance shown.
+    seating = re.search(r"Table 1 · (\w+) & (\w+) v (\w+) & (\w+) Chances: ([^.]*?%)[^%]*%", page)
+    assert seating, page
+    sides = [{seating[1], seating[2]}, {seating[3], seating[4]}]
+    assert all(len(side & {"Ann", "Bob"}) == 1 for side in sides), seating[0]
+    board = rated.get(url + "/board")
+    assert "Chances:" in board.text
+
+
+def test_balanced_individual_tables_are_refused_in_words(app, rated):
+    data = {"members": [ids(app)[n] for n in TWELVE[:4]], "rules": "classic", "rounds": "2"}
+    data.update(partners="balanced", sit_out="no game", shape="singles")
+    answer = rated.post(NEW, data=data)
+    assert answer.status_code == 422
+    assert "Individual tables have no partners to balance." in text(answer)
