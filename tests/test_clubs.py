@@ -120,7 +120,8 @@ def standings_rows(client, slug: str = SLUG, **args: str) -> list[list[str]]:
     assert response.status_code == 200
     if "No finished games match" in text(response):
         return []
-    return table(response, "standings")
+    # The Rating column (the 15th) left out: its figures are test_standings_ratings.py's.
+    return [row[:14] + row[15:] for row in table(response, "standings")]
 
 
 def ranks(client, slug: str = SLUG, **args: str) -> list[tuple[str, str]]:

@@ -546,11 +546,13 @@ def test_standings_csv_carries_the_club_figures(shared):
     # Cat & Dan made 9,450 (2,362.5 a deal), books clean 1+2+3+0, dirty 0+2+2+1, wild 0+1+1+0.
     assert text.splitlines() == [
         "rank,player,games,wins,night_wins,win_rate,average_score,average_per_deal,total_points,"
-        "clean_books,dirty_books,wild_books,special_books,went_out,red_threes_caught",
-        "1,Ann,1,1,0,100.0,9900.0,2475.0,9900,5,5,3,0,2,1",
-        "1,Bob,1,1,0,100.0,9900.0,2475.0,9900,5,5,3,0,2,1",
-        "3,Cat,1,0,0,0.0,9450.0,2362.5,9450,6,5,2,0,2,0",
-        "3,Dan,1,0,0,0.0,9450.0,2362.5,9450,6,5,2,0,2,0",
+        "clean_books,dirty_books,wild_books,special_books,went_out,red_threes_caught,rating,"
+        "rated_games",
+        # The ratings within the classic games, last: one game from new, won (2.4) or lost.
+        "1,Ann,1,1,0,100.0,9900.0,2475.0,9900,5,5,3,0,2,1,2.4,1",
+        "1,Bob,1,1,0,100.0,9900.0,2475.0,9900,5,5,3,0,2,1,2.4,1",
+        "3,Cat,1,0,0,0.0,9450.0,2362.5,9450,6,5,2,0,2,0,-1.5,1",
+        "3,Dan,1,0,0,0.0,9450.0,2362.5,9450,6,5,2,0,2,0,-1.5,1",
     ]
 
 
@@ -581,6 +583,9 @@ def test_standings_csv_rounds_half_up_leaves_unranked_blank_and_defuses_formulas
         "special_books": "1",
         "went_out": "2",
         "red_threes_caught": "5",
+        # No rating kept for the filters: blank, and no games behind it.
+        "rating": "",
+        "rated_games": "0",
     }
     # 1/8 = 12.5% exactly; 1/16 = 0.0625 rounds to 0.1.
     assert (lines[1]["rank"], lines[1]["win_rate"], lines[1]["average_per_deal"]) == (

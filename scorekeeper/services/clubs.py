@@ -177,19 +177,41 @@ def add_organiser(club: Club, username: str) -> Organiser:
     return organiser
 
 
+class SortRefused(ClubRefused):
+    """A standings order the standings do not know (its words name the settings' field)."""
+
+
 def update_settings(
-    club: Club, *, name: str, public: bool, min_games: int, tables_run_nights: bool | None = None
+    club: Club,
+    *,
+    name: str,
+    public: bool,
+    min_games: int,
+    tables_run_nights: bool | None = None,
+    standings_sort: str | None = None,
 ) -> None:
-    """Change the club's name, visibility and ranking threshold, and whether phones holding the
-    table link may open and run club nights (None: left as it is)."""
+    """Change the club's name, visibility and ranking threshold, whether phones holding the
+    table link may open and run club nights, and the standings' order when none is asked
+    (None: left as it is)."""
     _check_name(name, "Club name")
     if not 1 <= len(name.strip()) <= MAX_CLUB_NAME:
         raise ClubRefused(f"A club needs a name of up to {MAX_CLUB_NAME} characters.")
     if not 0 <= min_games <= 1000:
         raise ClubRefused("The games needed to be ranked must be between 0 and 1,000.")
+    # Imported here: standings reaches this module back through nights and members.
+    from scorekeeper.services.standings import SORTS
+
+    if standings_sort is not None and standings_sort not in SORTS:
+        shown = standings_sort if len(standings_sort) <= 20 else standings_sort[:17] + "..."
+        raise SortRefused(
+            f"Standings sorted by: '{shown}' is not one of the standings' columns; choose one "
+            "from the list."
+        )
     club.name, club.standings_public, club.min_games_ranked = name.strip(), public, min_games
     if tables_run_nights is not None:
         club.tables_run_nights = tables_run_nights
+    if standings_sort is not None:
+        club.standings_sort = standings_sort
     db.session.commit()
 
 

@@ -67,6 +67,10 @@ STANDING_COLUMNS = (
     "average_per_deal",
     "total_points",
     *COUNTS,
+    # Last, so a reader of the older columns by position still finds them where they were:
+    # the rating within the filters (one decimal; blank where none is kept) and its games.
+    "rating",
+    "rated_games",
 )
 
 # A cell a spreadsheet would run as a formula gets a leading apostrophe (and loses it on import).
@@ -143,6 +147,8 @@ def export_standings(rows: list[Standing]) -> str:
             _one_decimal(row.total_points, row.deals),
             row.total_points,
             *(getattr(row, name) for name in COUNTS),
+            "" if row.rating is None else f"{row.rating:.1f}",
+            row.rated_games,
         ]
         for row in rows
     ]

@@ -1,10 +1,13 @@
 """Standings and history: which finished games count, members ranked, games listed.
 
-Standings are summed by the database from the figures kept beside the deals (`figures.py`).
+Standings are summed by the database from the figures kept beside the deals (`figures.py`);
+each member's rating is read as kept within the filters' scope (`ratings/kept.py`), never
+computed for a request.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
@@ -34,6 +37,7 @@ from scorekeeper.services import night_results
 from scorekeeper.services.games.words import rules_called
 from scorekeeper.services.night_board import Standing as NightStanding
 from scorekeeper.services.night_results import NightResult
+from scorekeeper.services.ratings import kept, model
 
 PAGE_SIZE = 50
 
@@ -50,13 +54,15 @@ class Filters:
     saved_rules_id: int | None = None
     # Only the games played at the club's nights (a table's game of a night).
     at_nights: bool = False
+    # The season whose dates start and end are (its ratings are kept: `rating_scope`).
+    season_id: int | None = None
 
     @classmethod
     def for_season(cls, chosen: Season | None, **more) -> Filters:
         """The dates of a season, if one is chosen."""
         if chosen is None:
             return cls(**more)
-        return cls(start=chosen.starts_on, end=chosen.ends_on, **more)
+        return cls(start=chosen.starts_on, end=chosen.ends_on, season_id=chosen.id, **more)
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,12 @@ class Standing:
     rank: int | None = None
     # The finished nights within the filters at which the member ranked first (`night_results`).
     night_wins: int = 0
+    # The member's rating within the filters as a page shows it (`model.shown`), and the games
+    # behind it; None where no rating is kept for these filters (`rating_scope`).
+    rating: float | None = None
+    rated_games: int = 0
+    # The conservative figure unrounded: what the rating sort orders by.
+    rating_exact: float | None = None
 
     @property
     def win_rate(self) -> float:
@@ -110,7 +122,21 @@ SORTS = {
     # Fewer red threes caught is better: the negative puts the fewest first.
     "red_threes_caught": ("Red threes caught", lambda s: -s.red_threes_caught),
     "special_books": ("Special books", lambda s: s.special_books),
+    # The conservative figure (mu less 3 sigmas); no rating kept, last.
+    "rating": ("Rating", lambda s: -math.inf if s.rating_exact is None else s.rating_exact),
 }
+DEFAULT_SORT = "win_rate"
+
+# What the Rating column is, and where it is kept, as the standings page states them.
+RATING_RULE = (
+    "Rating: skill from who won, with and against whom (OpenSkill); the figure is cautious, "
+    "so few games rank low. The games behind it are in brackets."
+)
+RATING_KEPT_RULE = (
+    "Ratings are kept over all seasons, per season and per rule set, one at a time: with dates "
+    "of your own, a season and a rule set together, or the nights' games only, the Rating "
+    "column is left blank."
+)
 
 
 # How night wins are counted, as the standings page states it.
@@ -161,8 +187,37 @@ def club_games(club: Club, filters: Filters, *, finished_only: bool = True):
     return query
 
 
-def standings(club: Club, filters: Filters, sort: str = "win_rate") -> list[Standing]:
-    """Every member who played a counted game, ranked, with their night wins.
+def rating_scope(filters: Filters) -> str | None:
+    """The kept ratings' scope the filters mean (the one home of that mapping); None where no
+    scope is kept for them: a season with a rule set, dates of one's own, the nights only."""
+    # Ratings are folded in the order of play within a scope, so only the scopes `kept` folds
+    # can be read without rating games per request. The player filter does not narrow the
+    # standings (every member's line is shown), so it does not narrow the ratings either.
+    if filters.at_nights:
+        return None
+    rules = [kept.RULES + filters.ruleset] if filters.ruleset else []
+    if filters.saved_rules_id is not None:
+        rules.append(f"{kept.SAVED}{filters.saved_rules_id}")
+    if filters.season_id is not None:
+        return None if rules else f"{kept.SEASON}{filters.season_id}"
+    if filters.start is not None or filters.end is not None or len(rules) > 1:
+        return None
+    return rules[0] if rules else kept.ALL
+
+
+def sort_of(club: Club, filters: Filters, sort: str | None = None) -> str:
+    """The order the standings take: the one asked if known, else the club's own; by rating
+    only where ratings are kept for the filters (else win %)."""
+    if sort not in SORTS:
+        sort = club.standings_sort if club.standings_sort in SORTS else DEFAULT_SORT
+    if sort == "rating" and rating_scope(filters) is None:
+        return DEFAULT_SORT
+    return sort
+
+
+def standings(club: Club, filters: Filters, sort: str | None = None) -> list[Standing]:
+    """Every member who played a counted game, ranked (`sort_of`), with their night wins and
+    their ratings within the filters.
 
     Summed by the database: per member and day (`MemberDay`), or, for the games played at
     nights only, per member and game (`MemberResult`, only the nights' games).
@@ -202,7 +257,26 @@ def standings(club: Club, filters: Filters, sort: str = "win_rate") -> list[Stan
     wins = night_results.night_wins(nights(club, replace(filters, member_id=None)))
     if wins:
         rows = [replace(r, night_wins=wins[r.member_id]) for r in rows]
-    return rank(rows, sort, club.min_games_ranked)
+    scope = rating_scope(filters)
+    if scope is not None:
+        rows = _rated(rows, kept.ratings_of(club, scope))
+    return rank(rows, sort_of(club, filters, sort), club.min_games_ranked)
+
+
+def _rated(rows: list[Standing], ratings: dict[int, kept.Kept]) -> list[Standing]:
+    """The rows with each member's kept rating (a member no game rated: none, 0 games)."""
+    found = []
+    for row in rows:
+        rating = ratings.get(row.member_id)
+        if rating is not None:
+            row = replace(
+                row,
+                rating=model.shown(rating.skill),
+                rated_games=rating.games,
+                rating_exact=rating.skill.ordinal,
+            )
+        found.append(row)
+    return found
 
 
 def _summed(model: Any, name: str) -> Any:
@@ -213,7 +287,7 @@ def _summed(model: Any, name: str) -> Any:
 
 def rank(rows: Sequence[Standing], sort: str, min_games: int) -> list[Standing]:
     """Sort by a figure, best first; equal figures share a rank; too few games, no rank."""
-    key = SORTS.get(sort, SORTS["win_rate"])[1]
+    key = SORTS.get(sort, SORTS[DEFAULT_SORT])[1]
     ranked = sorted(
         (r for r in rows if r.games >= min_games), key=lambda r: (-key(r), r.player.casefold())
     )

@@ -114,10 +114,11 @@ def test_the_standings_file_shows_rates_and_averages_as_the_page_does(club):
         [
             "rank,player,games,wins,night_wins,win_rate,average_score,average_per_deal,"
             "total_points,clean_books,dirty_books,wild_books,special_books,went_out,"
-            "red_threes_caught",
-            # 2 of 3 is 66.7 %; 4,000 over 3 games is 1,333.3, over 12 deals 333.3.
-            "1,Ann,3,2,0,66.7,1333.3,333.3,4000,8,0,0,0,0,0",
-            "2,Cat,3,1,0,33.3,666.7,166.7,2000,4,0,0,0,0,0",
+            "red_threes_caught,rating,rated_games",
+            # 2 of 3 is 66.7 %; 4,000 over 3 games is 1,333.3, over 12 deals 333.3. The ratings
+            # last: Ann won, lost, won (4.4); Cat the other way (0.1).
+            "1,Ann,3,2,0,66.7,1333.3,333.3,4000,8,0,0,0,0,0,4.4,3",
+            "2,Cat,3,1,0,33.3,666.7,166.7,2000,4,0,0,0,0,0,0.1,3",
             "",
         ]
     )
@@ -127,7 +128,7 @@ def test_an_unranked_line_has_no_rank_and_nothing_divides_by_zero():
     row = standings.Standing(7, "Ann", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, None)
     assert (
         records.export_standings([row]).split(CRLF)[1]
-        == "," + "Ann,0,0,0,0.0,0.0,0.0,0,0,0,0,0,0,0"
+        == "," + "Ann,0,0,0,0.0,0.0,0.0,0,0,0,0,0,0,0,,0"
     )
 
 

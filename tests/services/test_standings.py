@@ -186,7 +186,7 @@ def test_rule_set_choices_and_what_a_choice_means(night):
 def test_a_seasons_filters_are_its_dates(club):
     spring = clubs.add_season(club, "Spring", APRIL, date(2025, 6, 30))
     assert Filters.for_season(spring, ruleset="club") == Filters(
-        start=APRIL, end=date(2025, 6, 30), ruleset="club"
+        start=APRIL, end=date(2025, 6, 30), ruleset="club", season_id=spring.id
     )
     assert Filters.for_season(None, member_id=3) == Filters(member_id=3)
 

@@ -1,5 +1,6 @@
 """Ratings kept: each club player's rating within a scope (every game, a season, a preset, a
-saved rule set), and each step of it game by game, derived from the finished games (issue 30)
+saved rule set), and each step of it game by game, derived from the finished games (issue 30);
+the club's default order of its standings (a rating, or win % as before)
 
 Revision ID: 0016
 Revises: 0015
@@ -18,6 +19,12 @@ depends_on = None
 
 
 def upgrade():
+    with op.batch_alter_table('club', schema=None) as batch_op:
+        batch_op.add_column(
+            sa.Column(
+                'standings_sort', sa.String(length=30), nullable=False, server_default='win_rate'
+            )
+        )
     op.create_table('rating',
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('club_id', sa.Integer(), nullable=False),
@@ -75,3 +82,5 @@ def downgrade():
         batch_op.drop_index('ix_rating_member')
         batch_op.drop_index('ix_rating_scope')
     op.drop_table('rating')
+    with op.batch_alter_table('club', schema=None) as batch_op:
+        batch_op.drop_column('standings_sort')

@@ -38,6 +38,8 @@ class Club(db.Model):
     # Phones holding the table link may open and run club nights (seat rounds, draw again,
     # players come and gone, end the night); off, organisers alone do.
     tables_run_nights: Mapped[bool] = mapped_column(default=False)
+    # The standings' order when none is asked for (a key of services/standings.SORTS).
+    standings_sort: Mapped[str] = mapped_column(String(30), default="win_rate")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
     organisers: Mapped[list[Organiser]] = relationship(

@@ -379,6 +379,18 @@ NIGHT_PLAYER = answered(
         "here": {"type": "boolean", "description": "Still at the night (not gone)"},
     }
 )
+# A member's rating (issue 30) as the standings page shows it, and the games behind it.
+RATING = {
+    "type": ["number", "null"],
+    "description": "The member's rating: their skill from who won, with and against whom "
+    "(OpenSkill), the cautious figure (skill less 3 uncertainties) to one decimal, so few games "
+    "rate low; null where no rating is kept for the filters (dates of one's own, a season with "
+    "a rule set, the nights' games only) or no game rated the member",
+}
+RATED_GAMES = {
+    "type": "integer",
+    "description": "The games behind the rating (0 where it is null)",
+}
 MEMBER = answered(
     {
         "id": {"type": "integer", "description": "What a new night's `members` lists"},
@@ -387,6 +399,12 @@ MEMBER = answered(
             "type": "boolean",
             "description": "Archived: kept in the club's records, not seated at a night",
         },
+        "rating": {
+            **RATING,
+            "description": "The member's rating over every club game (as the standings show "
+            "it over all seasons); null before their first rated game",
+        },
+        "rated_games": RATED_GAMES,
     },
     "A member of a club",
 )
@@ -556,6 +574,8 @@ ANSWERS: dict[str, dict[str, Any]] = {
             "average_per_deal": {"type": "number"},
             "total_points": INTEGER,
             "rank": {"type": ["integer", "null"]},
+            "rating": RATING,
+            "rated_games": RATED_GAMES,
         }
     ),
 }

@@ -40,7 +40,7 @@ NO_CLUB = errors("No club with that slug, or a private club asked without its X-
 )
 def club_standings(slug: str):
     """A club's standings: `season` (id, or "all"), `from`, `to`, `ruleset`, `games` (all, or
-    at nights); as the page shows."""
+    at nights), `sort` (else the club's own); as the page shows, ratings within the filters."""
     club = _club_to_read(slug)
     chosen = _standings_filters(club)
     return jsonify(
@@ -55,6 +55,8 @@ def club_standings(slug: str):
                 "average_per_deal": round(row.average_per_deal, 1),
                 "total_points": row.total_points,
                 "rank": row.rank,
+                "rating": row.rating,
+                "rated_games": row.rated_games,
             }
             for row in standings.standings(club, chosen, _query("sort"))
         ]

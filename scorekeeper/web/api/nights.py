@@ -19,6 +19,7 @@ from scorekeeper.services import clubs, links, night_board, night_play
 from scorekeeper.services.access import TO_ENTER, may_run_nights
 from scorekeeper.services.games.words import rules_called
 from scorekeeper.services.members import PARTNERS, split_names
+from scorekeeper.services.ratings import kept, model
 from scorekeeper.web.access import Level, refuse, require
 from scorekeeper.web.api.figures import Unfit
 from scorekeeper.web.api.operations import (
@@ -81,7 +82,19 @@ def club_members(slug: str):
     """The club's members with their ids, which a new night's `members` lists; who may see
     them as the members page (its member pages are addressed by the same ids)."""
     club, _ = _club(slug, Level.READ)
-    return jsonify([{"id": m.id, "name": m.name, "archived": m.archived} for m in club.members])
+    rated = kept.ratings_of(club)  # over every club game: one query
+    return jsonify(
+        [
+            {
+                "id": m.id,
+                "name": m.name,
+                "archived": m.archived,
+                "rating": model.shown(rated[m.id].skill) if m.id in rated else None,
+                "rated_games": rated[m.id].games if m.id in rated else 0,
+            }
+            for m in club.members
+        ]
+    )
 
 
 @route(

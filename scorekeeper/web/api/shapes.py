@@ -451,8 +451,15 @@ STANDINGS_QUERY = Shape(
                 "(the default): every club game",
             }
         ),
-        # Any order standings.SORTS does not name ranks by win rate too.
-        "sort": Figure({"type": "string", "default": "win_rate"}),
+        # Any order standings.SORTS does not name ranks in the club's own order too.
+        "sort": Figure(
+            {
+                "type": "string",
+                "description": "The figure to rank by (win_rate, wins, rating, ...); without "
+                "it, the club's own choice (its settings), win_rate unless it chose another; "
+                "rating only where ratings are kept for the filters, else win_rate",
+            }
+        ),
     },
     query=True,
 )

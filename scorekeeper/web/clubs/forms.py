@@ -22,6 +22,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional
 from scorekeeper.rules import RuleSet
 from scorekeeper.rules.nights import MOST_ROUNDS
 from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME, MAX_SLUG, MIN_SLUG
+from scorekeeper.services.standings import SORTS
 from scorekeeper.web.forms import VisibleName, house_rule_fields
 
 CLUB_NAME = [DataRequired(), Length(max=MAX_CLUB_NAME), VisibleName()]
@@ -55,6 +56,13 @@ class SettingsForm(FlaskForm):
         validators=[NumberRange(min=0, max=1000, message="Between 0 and 1,000 games.")],
     )
     tables_run_nights = BooleanField("Phones holding the table link may open and run club nights")
+    # Any value is taken here: services/clubs.update_settings refuses one it does not know, in
+    # words naming this field (a select's own "Not a valid choice" would not).
+    standings_sort = SelectField(
+        "Standings sorted by",
+        choices=[(key, label) for key, (label, _) in SORTS.items()],
+        validate_choice=False,
+    )
 
 
 class NameForm(FlaskForm):

@@ -91,7 +91,9 @@ def overview(slug: str):
     """The club at a glance: games in progress, this season's leaders, recent games."""
     club, level = club_or_404(slug)
     form, chosen = filters(club)
-    ranked = club_standings.standings(club, chosen)
+    # The leaders in the club's own order (its settings), as the standings page without ?sort=.
+    sort = club_standings.sort_of(club, chosen)
+    ranked = club_standings.standings(club, chosen, sort)
     recent, _ = club_standings.history(club, club_standings.Filters())
     playing = club_standings.in_progress(club) if level >= Level.TABLE else []
     return render_template(
@@ -100,6 +102,8 @@ def overview(slug: str):
         level=level,
         Level=Level,
         leaders=ranked[:5],
+        sort=sort,
+        sorts=club_standings.SORTS,
         unranked=club_standings.unranked(club, ranked),
         recent=recent[:5],
         playing=playing,

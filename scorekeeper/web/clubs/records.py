@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Response, abort, flash, redirect, render_template, url_for
+from flask import Response, abort, flash, redirect, render_template, request, url_for
 
 from scorekeeper.services import records, records_import
 from scorekeeper.services import standings as club_standings
@@ -23,7 +23,9 @@ def export(slug: str, kind: str):
     elif kind == "deals":
         text = records.export_deals(club, chosen)
     elif kind == "standings":
-        text = records.export_standings(club_standings.standings(club, chosen))
+        # In the page's order: the sort it links with, else the club's own.
+        sort = request.args.get("sort")
+        text = records.export_standings(club_standings.standings(club, chosen, sort))
     else:
         abort(404)
     name = f"{club.slug}-{kind}.csv"

@@ -1,5 +1,5 @@
-"""A club's settings (organisers only): name, visibility, ranking threshold, whether the table
-link may run club nights, the table link and who else runs the club. The table link's QR code,
+"""A club's settings (organisers only): name, visibility, ranking threshold, the standings'
+order when none is asked, whether the table link may run club nights, the table link and who else runs the club. The table link's QR code,
 table card and replacing it: table_card.py."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from scorekeeper.web.sharing import table_invitation
 @bp.route("/<slug>/settings", methods=["GET", "POST"])
 @refilled_when_expired
 def settings(slug: str):
-    """Name, visibility, ranking threshold, the table link and organisers."""
+    """Name, visibility, ranking threshold, standings' order, the table link and organisers."""
     club, _ = club_or_404(slug, Level.ORGANISER)
     form = settings_form(club)
     if form.validate_on_submit():
@@ -29,7 +29,10 @@ def settings(slug: str):
                 public=form.public.data,
                 min_games=form.min_games.data,
                 tables_run_nights=form.tables_run_nights.data,
+                standings_sort=form.standings_sort.data,
             )
+        except clubs.SortRefused as exc:
+            form.standings_sort.errors.append(str(exc))
         except clubs.ClubRefused as exc:
             form.name.errors.append(str(exc))
         else:
@@ -53,6 +56,7 @@ def settings_form(club: Club) -> SettingsForm:
         "public": club.standings_public,
         "min_games": club.min_games_ranked,
         "tables_run_nights": club.tables_run_nights,
+        "standings_sort": club.standings_sort,
     }
     return SettingsForm(data=current)
 

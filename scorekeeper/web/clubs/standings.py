@@ -14,7 +14,8 @@ def standings(slug: str):
     """The standings, sortable, for a season, a date range or a rule set."""
     club, level = club_or_404(slug)
     form, chosen = filters(club)
-    sort = request.args.get("sort", "win_rate")
+    # No sort asked (or an unknown one): the club's own choice, from its settings.
+    sort = club_standings.sort_of(club, chosen, request.args.get("sort"))
     rows = club_standings.standings(club, chosen, sort)
     return render_template(
         "clubs/standings.html",
@@ -23,8 +24,11 @@ def standings(slug: str):
         form=form,
         rows=rows,
         unranked=club_standings.unranked(club, rows),
-        sort=sort if sort in club_standings.SORTS else "win_rate",
+        sort=sort,
         sorts=club_standings.SORTS,
+        rated=club_standings.rating_scope(chosen) is not None,
+        rating_rule=club_standings.RATING_RULE,
+        rating_kept_rule=club_standings.RATING_KEPT_RULE,
         night_wins_rule=club_standings.NIGHT_WINS_RULE,
         night_column=chosen.at_nights or any(r.night_wins for r in rows),
         filters=chosen,
