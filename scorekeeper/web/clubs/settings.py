@@ -1,6 +1,6 @@
 """A club's settings (organisers only): name, visibility, ranking threshold, the standings'
-order when none is asked, whether the table link may run club nights, the table link and who else runs the club. The table link's QR code,
-table card and replacing it: table_card.py."""
+order when none is asked, whether the table link may run club nights, the table link and who
+else runs the club. The table link's QR code, table card and replacing it: table_card.py."""
 
 from __future__ import annotations
 
