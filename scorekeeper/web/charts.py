@@ -42,21 +42,24 @@ def rating_chart(target: Member, course: Course) -> tuple[Markup, Markup] | None
 
 
 def _rating_table(title: str, labels: list[str], course: Course) -> str:
-    """The rating chart's twin: date, the game (a link), the rating after it and the change."""
+    """The rating chart's twin: each game's date (its link), the rating after it and the change."""
     esc = svg_charts.esc
     out = [
         '<table class="chart-table rating-table">',
         f"<caption>{esc(title)}</caption>",
-        '<thead><tr><th scope="col">Date</th><th scope="col">Game</th>'
-        '<th scope="col">Rating after</th><th scope="col">Change</th></tr></thead>',
+        '<thead><tr><th scope="col">Date</th><th scope="col">Rating</th>'
+        '<th scope="col">Change</th></tr></thead>',
         "<tbody>",
     ]
     for label, point in zip(labels, course.points, strict=True):
         # A club's game opens to whoever may read the club (`require_game`), as this page does.
         href = url_for("games.scoreboard", secret=point.secret)
+        # The date is the game's link (three columns fit a 320 px phone); its name says which
+        # of their games it was, as two games of one night share a date.
+        named = f"Game {point.number}, {label}"
         out.append(
-            f'<tr><th scope="row">{esc(label)}</th>'
-            f'<td><a href="{esc(href)}">Game {point.number}</a></td>'
+            f'<tr><th scope="row"><a href="{esc(href)}" aria-label="{esc(named)}">'
+            f"{esc(label)}</a></th>"
             f'<td class="num">{esc(svg_charts.fmt(point.rating, 1))}</td>'
             f'<td class="num">{esc(_signed(point.change))}</td></tr>'
         )

@@ -10,7 +10,8 @@ from scorekeeper.plumbing.models import Club, Member
 from scorekeeper.services import clubs
 from scorekeeper.services import members as club_members
 from scorekeeper.services import standings as club_standings
-from scorekeeper.web import svg_charts
+from scorekeeper.services.ratings import reading as ratings
+from scorekeeper.web import charts, svg_charts
 from scorekeeper.web.access import Level, require
 from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.clubs.filters import filters
@@ -85,7 +86,7 @@ def _members_page(club: Club, level: Level, form: MembersForm, unsure):
 
 @bp.get("/<slug>/members/<int:member_id>")
 def member(slug: str, member_id: int):
-    """A member's figures, form and results over the season."""
+    """A member's figures, form, results and rating over the season."""
     club, level = club_or_404(slug)
     target = clubs.member(club, member_id)
     if target is None:
@@ -121,6 +122,9 @@ def _member_page(club: Club, level: Level, target: Member, rename: RenameForm):
     rows = club_standings.standings(club, chosen)
     figures = next((r for r in rows if r.member_id == target.id), None)
     chart, table = score_chart(target, results)
+    # Ratings are kept for some filters only (all games, a season, one rule set): else none.
+    scope = club_standings.rating_scope(chosen)
+    course = ratings.course_of(target, scope) if scope is not None else None
     return render_template(
         "clubs/member.html",
         club=club,
@@ -134,6 +138,9 @@ def _member_page(club: Club, level: Level, target: Member, rename: RenameForm):
         figures=figures,
         chart=chart,
         table=table,
+        course=course,
+        rating_now=svg_charts.fmt(course.shown, 1) if course and course.now else None,
+        rating_chart=charts.rating_chart(target, course) if course else None,
         played=clubs.games_of_member(target),
         action=ActionForm(),
         merge=merge_form(club, target),

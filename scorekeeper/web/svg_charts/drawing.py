@@ -152,9 +152,14 @@ def x_labels(
     shown = [truncate(label, MAX_LABEL_CHARS * CHAR_W) for label in labels]
     label_w = max((text_width(s) for s in shown), default=0.0)
     out = ['<g class="x-axis">']
+    drawn_to = -width  # the right end of the last label drawn
     for i in x_label_indices(len(labels), spacing, label_w):
         half = min(text_width(shown[i]) / 2, width / 2)
         x = min(max(xs[i], half + 1), width - half - 1)
+        # A label pushed in from the chart's edge may reach its neighbour: left out, not overlaid.
+        if x - half < drawn_to + 6:
+            continue
+        drawn_to = x + half
         out.append(
             f'<text class="x-label" x="{num(x)}" y="{num(baseline)}" text-anchor="middle" '
             f'fill="currentColor">{esc(shown[i])}</text>'
