@@ -85,8 +85,8 @@ def test_a_casual_game_shows_no_chances(client):
 
 def test_the_club_form_balances_partners_when_asked(app, rated):
     form = rated.get(f"/clubs/{SLUG}/games/new?ruleset=classic")
-    assert re.search(r'<input [^>]*name="balance" type="checkbox"', form.text)
-    assert "Balance partners by rating" in text(form)
+    assert re.search(r'<button [^>]*type="submit" name="balance" value="y"', form.text)
+    assert "Balance partners by rating, then start" in text(form)
     answer = start(rated, balance=True, **TABLE)
     assert answer.status_code == 302, text(answer)
     board = text(rated.get(answer.headers["Location"]))
