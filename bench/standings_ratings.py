@@ -9,8 +9,8 @@ them). Seeding skips the ratings' fold game by game (it is not what is timed, an
 200 games would fold the whole club again each time); the ratings are then built once by
 `kept.rebuild_club`, as `flask recompute` would. Then, in the same process, each view is timed
 with the ratings kept (the page as it now is) and without the Rating column: the same page
-with `services.standings.rating_scope` answering None, so it reads no rating, which is the
-standings as they were before issue 30 (its one query fewer, its blank cells).
+with `services.standings.rating_scope` answering None, so its query joins no rating, which is
+the standings as they were before issue 30 (its sums alone, its blank cells).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Standings and history: which finished games count, members ranked, games listed.
 
 Standings are summed by the database from the figures kept beside the deals (`figures.py`);
-each member's rating is read as kept within the filters' scope (`ratings/kept.py`), never
+each member's rating is joined in as kept within the filters' scope (`ratings/kept.py`), never
 computed for a request.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
-from sqlalchemy import case, exists, func, select
+from sqlalchemy import and_, case, exists, func, select
 from sqlalchemy.orm import aliased, selectinload
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -29,10 +29,12 @@ from scorekeeper.plumbing.models import (
     NightPlayer,
     NightTable,
     Player,
+    Rating,
     Season,
     Side,
 )
 from scorekeeper.rules import PRESETS
+from scorekeeper.rules.terms import MINUS
 from scorekeeper.services import night_results
 from scorekeeper.services.games.words import rules_called
 from scorekeeper.services.night_board import Standing as NightStanding
@@ -105,6 +107,13 @@ class Standing:
     def average_per_deal(self) -> float:
         """Points per deal played."""
         return self.total_points / self.deals if self.deals else 0.0
+
+    @property
+    def rating_cell(self) -> str:
+        """The Rating column's cell: "12.3 (40)", a true minus; "–" where none is kept."""
+        if self.rating is None:
+            return "–"
+        return f"{self.rating:.1f} ({self.rated_games})".replace("-", MINUS)
 
 
 SORTS = {
@@ -253,30 +262,30 @@ def standings(club: Club, filters: Filters, sort: str | None = None) -> list[Sta
         .join(sums, sums.c.member_id == Member.id)
         .where(Member.club_id == club.id)
     )
-    rows = [Standing(*row) for row in db.session.execute(query)]
+    scope = rating_scope(filters)
+    if scope is None:
+        rows = [Standing(*row) for row in db.session.execute(query)]
+    else:
+        # Each member's kept rating joined in the same query (`kept.ratings_of`'s rows, read by
+        # their index): no second pass over a thousand lines to pair them.
+        rated = (Rating.club_id == club.id, Rating.scope == scope, Rating.member_id == Member.id)
+        query = query.add_columns(Rating.mu, Rating.sigma, Rating.games)
+        rows = [_rated(row) for row in db.session.execute(query.outerjoin(Rating, and_(*rated)))]
     wins = night_results.night_wins(nights(club, replace(filters, member_id=None)))
     if wins:
         rows = [replace(r, night_wins=wins[r.member_id]) for r in rows]
-    scope = rating_scope(filters)
-    if scope is not None:
-        rows = _rated(rows, kept.ratings_of(club, scope))
     return rank(rows, sort_of(club, filters, sort), club.min_games_ranked)
 
 
-def _rated(rows: list[Standing], ratings: dict[int, kept.Kept]) -> list[Standing]:
-    """The rows with each member's kept rating (a member no game rated: none, 0 games)."""
-    found = []
-    for row in rows:
-        rating = ratings.get(row.member_id)
-        if rating is not None:
-            row = replace(
-                row,
-                rating=model.shown(rating.skill),
-                rated_games=rating.games,
-                rating_exact=rating.skill.ordinal,
-            )
-        found.append(row)
-    return found
+def _rated(row: Any) -> Standing:
+    """A line from the standings' row and its kept rating (none rated the member: none, 0)."""
+    *figures, mu, sigma, games = row
+    if mu is None:
+        return Standing(*figures)
+    skill = model.Skill(mu, sigma)
+    return Standing(
+        *figures, rating=model.shown(skill), rated_games=games, rating_exact=skill.ordinal
+    )
 
 
 def _summed(model: Any, name: str) -> Any:
