@@ -43,7 +43,7 @@ def test_the_standings_with_night_wins_on_a_phone_and_on_paper(organiser_phone, 
     page = organiser_phone
     page.goto(page.base + STANDINGS)
     expect(page.locator("table.standings thead th").last).to_have_text("Night wins")
-    expect(page.locator(".swipe")).to_have_text("Swipe for all 13 columns")
+    expect(page.locator(".swipe")).to_have_text("Swipe for all 14 columns")
     expect(page.locator("#night-wins-rule")).to_contain_text("a win for each who shares it")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.get_by_role("link", name="Night wins", exact=True).click()
