@@ -65,8 +65,8 @@ def test_the_column_shows_each_members_kept_rating_and_games(app, client, tuesda
         r'<th scope="col"><a href="[^"]*sort=rating[^"]*">Rating</a></th>', response.text
     )
     assert (
-        "Rating: skill from who won, with and against whom (OpenSkill); the figure is cautious, "
-        "so few games rank low." in page
+        "Rating (OpenSkill): skill from who won, with and against whom; cautious, so few games "
+        "rank low." in page
     )
     assert "Ratings are kept over all seasons" not in page
     expected = kept_of(app, kept.ALL)

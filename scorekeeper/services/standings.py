@@ -138,8 +138,8 @@ DEFAULT_SORT = "win_rate"
 
 # What the Rating column is, and where it is kept, as the standings page states them.
 RATING_RULE = (
-    "Rating: skill from who won, with and against whom (OpenSkill); the figure is cautious, "
-    "so few games rank low. The games behind it are in brackets."
+    "Rating (OpenSkill): skill from who won, with and against whom; cautious, so few games "
+    "rank low. In brackets, the games behind it."
 )
 RATING_KEPT_RULE = (
     "Ratings are kept over all seasons, per season and per rule set, one at a time: with dates "
