@@ -696,9 +696,9 @@ def test_member_page_figures_form_and_chart(shared):
         ["02 Apr", "700"],
         ["16 Apr", "1,800"],
     ]
-    # The list of games, newest first, then the rating's table, a row per game oldest first.
+    # The rating's table, a row per game oldest first, then the list of games, newest first.
     newest_first = [made.games[k] for k in ("g5", "g3", "g1")]
-    assert game_links(app, response) == newest_first + newest_first[::-1]
+    assert game_links(app, response) == newest_first[::-1] + newest_first
 
 
 def test_member_form_shows_the_last_five_results(app, client):
