@@ -114,6 +114,18 @@ def test_seat_round_one_shows_three_table_cards_with_their_games(app, olga):
     assert "Round 1 is still playing at table 1, 2, 3." in again.text
 
 
+def test_a_double_tap_of_seat_round_is_refused_as_seated_already(app, olga):
+    url = open_night(app, olga)
+    assert '<input type="hidden" name="round" value="1">' in olga.get(url).text
+    assert olga.post(f"{url}/seat", data={"round": "1"}).status_code == 302
+    # The second tap's page asked for round 1 too: told so, not that round 1 still plays.
+    again = olga.post(f"{url}/seat", data={"round": "1"})
+    assert again.status_code == 422
+    assert "Round 1 is seated already." in again.text
+    with app.app_context():
+        assert len(db.session.execute(db.select(Night)).scalar_one().rounds) == 1
+
+
 def test_the_next_round_once_the_last_table_finishes(app, olga):
     url = open_night(app, olga)
     olga.post(f"{url}/seat")

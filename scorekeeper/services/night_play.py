@@ -24,7 +24,13 @@ from scorekeeper.services.names import name_problem
 
 # Rounds seated and drawn again are night_rounds.py's, what the engine is asked for them
 # night_seating.py's; named here too, as the night's pages and the API know them.
-from scorekeeper.services.night_rounds import Seated, draw_again, redraw_round, seat_round
+from scorekeeper.services.night_rounds import (
+    RoundAhead,
+    Seated,
+    draw_again,
+    redraw_round,
+    seat_round,
+)
 from scorekeeper.services.night_seating import (
     BALANCED,
     FIXED,
@@ -48,6 +54,7 @@ __all__ = [
     "SIT_OUTS",
     "ZERO",
     "NightRefused",
+    "RoundAhead",
     "Seated",
     "add_player",
     "draw_again",

@@ -44,13 +44,25 @@ class Seated:
     games: tuple[int, ...]
 
 
-def seat_round(night: Night, drawn: int | None = None) -> Seated:
-    """The next round seated by the engine, each table's game started; or NightRefused.
+class RoundAhead(NightRefused):
+    """A round asked for further on than the next to seat: a wrong figure sent (the API's 422),
+    where one seated already is a request sent twice (a plain NightRefused, its 409)."""
+
+
+def seat_round(night: Night, drawn: int | None = None, number: int | None = None) -> Seated:
+    """The next round (round `number`, if given) seated by the engine, each table's game
+    started; or NightRefused ("Round 1 is seated already.").
 
     `drawn`: the draw the organiser saw (the page's); another since is refused, so what is
-    seated is what was shown.
+    seated is what was shown. `number`: the round asked for; one seated already is refused,
+    so a request sent twice seats one round.
     """
-    number = len(night.rounds) + 1
+    following = len(night.rounds) + 1
+    if number is not None and number < following:
+        raise NightRefused([("round", f"Round {number} is seated already.")])
+    if number is not None and number > following:
+        raise RoundAhead([("round", f"Round {number} is not next: round {following} is.")])
+    number = following
     _may_seat(night, number)
     if drawn is not None and drawn != night.draw:
         raise _drawn_meanwhile(number)

@@ -129,6 +129,21 @@ def test_a_round_seated_twice_at_once_is_seated_once(club, ids):
     assert db.session.execute(select(Game)).first() is None
 
 
+def test_a_round_named_is_seated_only_if_it_is_the_next(club, ids):
+    night = open_twelve(club, ids)
+    with pytest.raises(night_play.RoundAhead) as ahead:
+        night_play.seat_round(night, number=2)
+    assert ahead.value.problems == (("round", "Round 2 is not next: round 1 is."),)
+    assert night_play.seat_round(night, number=1).number == 1
+    # Sent twice: refused as seated already (not a round further on), before the tables play.
+    with pytest.raises(NightRefused) as again:
+        night_play.seat_round(night, number=1)
+    assert not isinstance(again.value, night_play.RoundAhead)
+    assert again.value.problems == (("round", "Round 1 is seated already."),)
+    db.session.refresh(night)
+    assert len(night.rounds) == 1
+
+
 def test_a_night_ends_once_no_table_plays(club, ids):
     night = open_twelve(club, ids, rounds=3)
     night_play.seat_round(night)

@@ -233,14 +233,12 @@ def seat_round(slug: str, night_id: int):
         drawn = NIGHT_SEAT.read(data, "draw")
     except Unfit as exc:
         return refused(exc.refusals, into=SEAT_BODY, sent=data)
-    following = len(night.rounds) + 1
-    if number < following:
-        return refused([Refusal(None, "round", f"Round {number} is seated already.")], 409)
-    if number > following:
-        words = f"Round {number} is not next: round {following} is."
-        return refused([Refusal(None, "round", words)], into=SEAT_BODY, sent=data)
     try:
-        night_play.seat_round(night, drawn)
+        night_play.seat_round(night, drawn, number)
+    except night_play.RoundAhead as exc:
+        # A round further on is a wrong figure sent: 422, pointing at it.
+        said = [Refusal(None, field, words) for field, words in exc.problems]
+        return refused(said, into=SEAT_BODY, sent=data)
     except night_play.NightRefused as exc:
         return refused([Refusal(None, field, words) for field, words in exc.problems], 409)
     response = jsonify(_night_answer(night, slug, level))

@@ -95,13 +95,14 @@ def night(slug: str, night_id: int):
 @bp.post("/<slug>/nights/<int:night_id>/seat")
 def night_seat(slug: str, night_id: int):
     """Seat the next round as the page showed it and start its tables' games; 422 with why not
-    (a seating drawn again since is not seated unseen)."""
+    (a seating drawn again since is not seated unseen, nor a round seated already: a double
+    tap)."""
     club, level = _runner(slug)
     found = _night_or_404(club, night_id)
     if not ActionForm().validate_on_submit():
         return _night_page(club, found, level, [EXPIRED])
     try:
-        seated = night_play.seat_round(found, _drawn())
+        seated = night_play.seat_round(found, _drawn(), _number(request.form.get("round", "")))
     except night_play.NightRefused as refused:
         return _night_page(club, found, level, [w for _, w in refused.problems])
     flash(f"Round {seated.number} seated: {len(seated.games)} tables' games started.")
