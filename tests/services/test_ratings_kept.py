@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Rating, RatingStep
@@ -248,3 +248,16 @@ def test_saving_a_deal_that_finishes_nothing_touches_no_rating(four):
     assert game.finished_at is None
     deals.enter_deal(game, Level.TABLE, [ONE_CLEAN, NOTHING])
     assert stored(four) == folded([GAMES[0]])
+
+
+def test_games_played_before_ratings_were_kept_are_rated_when_the_next_game_finishes(four):
+    # A club upgraded to ratings (0016 makes the tables empty) before `flask recompute` ran.
+    for sides, winner in GAMES[:3]:
+        play(four, sides, winner)
+    db.session.execute(delete(RatingStep))
+    db.session.execute(delete(Rating))
+    db.session.commit()
+    play(four, *GAMES[3])
+    assert stored(four) == folded(GAMES[:4])
+    assert [s.position for s in kept.steps_of(member(four, "Ann"))] == [1, 2, 3, 4]
+    assert kept.recompute_club(four) == 0

@@ -284,8 +284,12 @@ def _refold(
         forget_scope(club_id, scope)
         return
     where = (RatingStep.club_id == club_id, RatingStep.scope == scope)
-    last = db.session.execute(select(func.max(RatingStep.position)).where(*where)).scalar()
-    if not left and (last is None or position > last):
+    last = db.session.execute(select(func.max(RatingStep.position)).where(*where)).scalar() or 0
+    if position > last + 1:
+        # Games before this place have no steps (played before 0016 made the tables, and no
+        # `flask recompute` since): folded from the first of them, the ratings read from steps.
+        position, left = last + 1, True
+    if not left and position > last:
         # The newest game(s): their players' ratings now are the ratings before them.
         games = [newest] if newest is not None else _in_order(conditions, position - 1)
         _append(club_id, scope, position, games)
