@@ -40,6 +40,10 @@ from sqlalchemy import MetaData, inspect, text
 from scorekeeper import create_app, with_driver
 from scorekeeper.plumbing.db import db
 
+# The `olga` fixture (Olga's Tuesday Club of twelve) lives with its members in night_club.py;
+# named here so that every test module has it without an import that shadows its argument.
+pytest_plugins = ("night_club",)
+
 
 def _database_of_this_worker(url: str | None) -> str | None:
     """The PostgreSQL database this process tests on: TEST_DATABASE_URL's, or under `-n` a

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
-from test_clubs import SLUG, add_members, new_club, signup
-from test_night_pages import TWELVE
+from night_club import TWELVE
+from test_clubs import SLUG, add_members, new_club
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night
@@ -25,15 +25,6 @@ pytestmark = pytest.mark.usefixtures("quick_hashing")
 
 NIGHTS = f"/api/v1/clubs/{SLUG}/nights"
 PLAYED = {"books": {"clean": 1}}
-
-
-@pytest.fixture
-def olga(app, client):
-    """Olga, signed in, runs the private Tuesday Club of twelve members."""
-    signup(client)
-    new_club(client)
-    add_members(client, SLUG, *TWELVE)
-    return client
 
 
 @pytest.fixture

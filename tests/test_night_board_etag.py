@@ -3,7 +3,7 @@ If-None-Match it still answers 304 while nothing changed, and 200 once a deal is
 
 from __future__ import annotations
 
-from test_night_pages import holder, olga, open_night  # noqa: F401
+from test_night_pages import holder, open_night
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night
@@ -13,7 +13,7 @@ from scorekeeper.services.access import Level
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 
 
-def test_a_gzipped_boards_weak_etag_is_answered_304(app, olga):  # noqa: F811
+def test_a_gzipped_boards_weak_etag_is_answered_304(app, olga):
     url = open_night(app, olga)
     olga.post(f"{url}/seat")
     phone = holder(app)

@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_clubs import SLUG, add_members, new_club, signup
-from test_night_pages import NEW, TWELVE, holder, ids, open_night
+from night_club import TWELVE
+from test_clubs import SLUG
+from test_night_pages import NEW, holder, ids, open_night
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night
@@ -21,15 +22,6 @@ pytestmark = pytest.mark.usefixtures("quick_hashing")
 TEN = TWELVE[:10]
 NEXT = re.compile(r'<h2 id="next-round">.*?</ol>', re.S)
 CARD = re.compile(r'<p class="night-card-title">([^<]+)</p>')
-
-
-@pytest.fixture
-def olga(app, client):
-    """Olga, signed in, runs the private Tuesday Club of twelve members."""
-    signup(client)
-    new_club(client)
-    add_members(client, SLUG, *TWELVE)
-    return client
 
 
 def night_of(app, url: str) -> tuple[int, int]:

@@ -7,9 +7,10 @@ from __future__ import annotations
 import csv
 import io
 
+from night_club import TWELVE
 from sqlalchemy import select
 from test_clubs import SLUG
-from test_night_pages import TWELVE, finish_round, holder, olga, open_night  # noqa: F401
+from test_night_pages import finish_round, holder, open_night
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night, Side
@@ -49,7 +50,7 @@ def hand_count(app, night_id: int) -> tuple[dict[str, int], dict[str, int], list
     return points, wins, tables
 
 
-def test_a_finished_nights_csv_is_its_standings_then_its_tables(app, olga):  # noqa: F811
+def test_a_finished_nights_csv_is_its_standings_then_its_tables(app, olga):
     url = open_night(app, olga, names=TWELVE[:10], guests="=Zed, Yan")
     for number in (1, 2):
         assert olga.post(f"{url}/seat").status_code == 302
@@ -95,7 +96,7 @@ def test_a_finished_nights_csv_is_its_standings_then_its_tables(app, olga):  # n
     assert len(tables[1:]) == 6  # 2 rounds of 3 tables
 
 
-def test_a_night_just_opened_is_its_players_and_no_table(app, olga):  # noqa: F811
+def test_a_night_just_opened_is_its_players_and_no_table(app, olga):
     url = open_night(app, olga)
     standings, tables = sections(olga.get(f"{url}/results.csv").text)
     assert sorted(row[1] for row in standings[1:]) == sorted(TWELVE)
@@ -109,7 +110,7 @@ def test_a_night_just_opened_is_its_players_and_no_table(app, olga):  # noqa: F8
     ]
 
 
-def test_who_may_have_the_csv(app, olga):  # noqa: F811
+def test_who_may_have_the_csv(app, olga):
     url = open_night(app, olga)
     assert holder(app).get(f"{url}/results.csv").status_code == 200
     assert app.test_client().get(f"{url}/results.csv").status_code == 404

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from night_club import TWELVE
 from sqlalchemy import event
 from test_clubs import SLUG, add_members, new_club, signup
 
@@ -19,17 +20,7 @@ from scorekeeper.services.access import Level
 pytestmark = pytest.mark.usefixtures("quick_hashing")
 
 NEW = f"/clubs/{SLUG}/nights/new"
-TWELVE = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kit", "Lou"]
 CARD = re.compile(r'<p class="night-card-title">Table (\d) · ([^<]+) · scan to score</p>')
-
-
-@pytest.fixture
-def olga(app, client):
-    """Olga, signed in, runs the private Tuesday Club of twelve members."""
-    signup(client)
-    new_club(client)
-    add_members(client, SLUG, *TWELVE)
-    return client
 
 
 def ids(app) -> dict[str, int]:

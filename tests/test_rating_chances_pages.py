@@ -8,10 +8,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from night_club import TWELVE
 from sqlalchemy import select
 from test_club_game_start import pickers
 from test_clubs import SLUG
-from test_night_pages import NEW, TWELVE, ids, olga, open_night  # noqa: F401
+from test_night_pages import NEW, ids, open_night
 from test_pages import text, values
 
 from scorekeeper.plumbing.db import db
@@ -28,7 +29,7 @@ LINE = re.compile(r"Chances from the club's ratings: Ann & Bob (\d+)% · Cat & D
 
 
 @pytest.fixture
-def rated(app, olga):  # noqa: F811
+def rated(app, olga):
     """Ann and Bob have beaten Cat and Dan six times: rated strong and weak."""
     with app.app_context():
         club = clubs.club_by_slug(SLUG)
