@@ -14,7 +14,7 @@ from typing import Any
 from scorekeeper.plumbing.models import Night
 from scorekeeper.services import night_board
 from scorekeeper.services.members import PARTNERS
-from scorekeeper.services.records import _one_decimal, to_cell
+from scorekeeper.services.records import one_decimal, to_cell
 
 STANDING_COLUMNS = ("rank", "player", "points", "games", "wins", "sat_out", "average")
 # Then side_1, side_1_total, side_2, ... for as many sides as the night's largest table, and won.
@@ -32,7 +32,7 @@ def export_night(night: Night) -> str:
             s.games,
             s.wins,
             s.sat_out,
-            _one_decimal(s.points, s.games) if s.games else "",
+            one_decimal(s.points, s.games) if s.games else "",
         ]
         for s in view.standings
     ]

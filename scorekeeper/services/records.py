@@ -142,9 +142,9 @@ def export_standings(rows: list[Standing]) -> str:
             row.games,
             row.wins,
             row.night_wins,
-            _one_decimal(100 * row.wins, row.games),
-            _one_decimal(row.total_points, row.games),
-            _one_decimal(row.total_points, row.deals),
+            one_decimal(100 * row.wins, row.games),
+            one_decimal(row.total_points, row.games),
+            one_decimal(row.total_points, row.deals),
             row.total_points,
             *(getattr(row, name) for name in COUNTS),
             "" if row.rating is None else f"{row.rating:.1f}",
@@ -200,7 +200,8 @@ def from_cell(text: str) -> str:
     return text[1:] if text.startswith("'") and text[1:2].startswith(FORMULA_START) else text
 
 
-def _one_decimal(numerator: int, denominator: int) -> str:
+def one_decimal(numerator: int, denominator: int) -> str:
+    """A rate or an average as every export writes it: one decimal, halves up ("0.0" of none)."""
     if not denominator:
         return "0.0"
     exact = Decimal(numerator) / Decimal(denominator)

@@ -168,3 +168,11 @@ def test_entry_cells_leave_blank_what_was_not_entered():
 def test_a_cell_a_spreadsheet_would_run_is_quoted_and_read_back(text, cell):
     assert records.to_cell(text) == cell
     assert records.from_cell(cell) == text
+
+
+@pytest.mark.parametrize(
+    ("numerator", "denominator", "written"),
+    [(1, 4, "0.3"), (-1, 4, "-0.3"), (1, 8, "0.1"), (1355, 3, "451.7"), (7, 0, "0.0")],
+)
+def test_one_decimal_rounds_halves_up_as_every_export_writes_them(numerator, denominator, written):
+    assert records.one_decimal(numerator, denominator) == written
