@@ -261,3 +261,27 @@ def test_games_played_before_ratings_were_kept_are_rated_when_the_next_game_fini
     assert stored(four) == folded(GAMES[:4])
     assert [s.position for s in kept.steps_of(member(four, "Ann"))] == [1, 2, 3, 4]
     assert kept.recompute_club(four) == 0
+
+
+def test_a_fold_that_fails_is_folded_again_at_the_next_commit_and_leaves_nothing_half_kept(
+    four, monkeypatch
+):
+    play(four, *GAMES[0])
+    play(four, *GAMES[1])
+    fold = kept._fold
+    failures = []
+
+    def fails_once_midway(club_id, scope, games_, state, first):
+        rows = fold(club_id, scope, games_, state, first)
+        if not failures and scope != kept.ALL:  # "all" already written when this fails
+            failures.append(scope)
+            raise RuntimeError("the database went away")
+        return rows
+
+    monkeypatch.setattr(kept, "_fold", fails_once_midway)
+    with pytest.raises(RuntimeError):
+        play(four, *GAMES[2])
+    # A caller that carries on and commits again: the game is kept, and so are its ratings.
+    db.session.commit()
+    assert failures and stored(four) == folded(GAMES[:3])
+    assert kept.recompute_club(four) == 0

@@ -520,8 +520,15 @@ def _keep_pending(session: OrmSession) -> None:
     if not pending:
         return
     session.flush()
-    for club_id, marked in pending.items():
-        _keep_club(club_id, marked)
+    try:
+        # Within a savepoint, so a fold that fails leaves none of its rows behind.
+        with session.begin_nested():
+            for club_id, marked in pending.items():
+                _keep_club(club_id, marked)
+    except BaseException:
+        # Marked again: a caller that carries on and commits folds it then; a rollback forgets.
+        session.info[PENDING] = pending
+        raise
 
 
 @event.listens_for(OrmSession, "after_rollback")
