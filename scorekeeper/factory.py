@@ -170,6 +170,7 @@ def _template_globals(app: Flask) -> None:
         max_name=terms.MAX_NAME,
         deck_size=terms.DECK_SIZE,
         max_device_name=terms.MAX_DEVICE_NAME,
+        partners=terms.PARTNERS,
         # What a phone says when it was given no name, and the form its id takes (live.js).
         someone=SOMEONE,
         form_key=FORM_KEY.pattern,

@@ -130,6 +130,9 @@ MAX_ERRORS_LISTED = 100
 
 # Names: sides, players, members, seasons and organisers' usernames.
 MAX_NAME = 60
+# What joins partners' names into their side's name when nobody typed one ("Ann & Bob"): the
+# new-game form, a night's tables and its results, a balanced game's sides, a member renamed.
+PARTNERS = " & "
 MIN_USERNAME = 3
 MAX_CLUB_NAME = 80
 # A club's web address (/clubs/<slug>): the form, the check (services/clubs.SLUG) and the column.

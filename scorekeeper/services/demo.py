@@ -18,6 +18,7 @@ from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Game, Organiser, SavedRules
 from scorekeeper.rules import DealEntry, RuleSet
 from scorekeeper.rules.ruleset import GOING_OUT_ONLY
+from scorekeeper.rules.terms import PARTNERS
 from scorekeeper.services import accounts, clubs
 from scorekeeper.services.games import SideSetup, record_game, rules_of_saved
 
@@ -205,7 +206,7 @@ def _sides(
     for n in range(count):
         team = seated[n * per_side : (n + 1) * per_side]
         names = [p.name for p in team]
-        sides.append(SideSetup(" & ".join(names), names))
+        sides.append(SideSetup(PARTNERS.join(names), names))
         strengths.append(sum(p.skill for p in team) / len(team))
     return sides, strengths
 

@@ -15,9 +15,9 @@ from sqlalchemy import Select, func, select
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night, NightRound, NightTable, Side
+from scorekeeper.rules.terms import PARTNERS
 from scorekeeper.services import night_play
 from scorekeeper.services.games.words import rules_called
-from scorekeeper.services.members import PARTNERS
 from scorekeeper.services.night_play import BALANCED, NO_GAME, SIT_OUTS, NightRefused
 from scorekeeper.services.ratings import chances
 

@@ -12,8 +12,8 @@ import io
 from typing import Any
 
 from scorekeeper.plumbing.models import Night
+from scorekeeper.rules.terms import PARTNERS
 from scorekeeper.services import night_board
-from scorekeeper.services.members import PARTNERS
 from scorekeeper.services.records import one_decimal, to_cell
 
 STANDING_COLUMNS = ("rank", "player", "points", "games", "wins", "sat_out", "average")

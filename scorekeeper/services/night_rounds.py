@@ -23,8 +23,8 @@ from scorekeeper.plumbing.models import (
     NightTable,
 )
 from scorekeeper.rules import Round, Table
+from scorekeeper.rules.terms import PARTNERS
 from scorekeeper.services import clubs, figures, games
-from scorekeeper.services.members import PARTNERS
 from scorekeeper.services.night_seating import (
     NightRefused,
     new_draw,

@@ -23,7 +23,7 @@ from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Game, Player, Side
 from scorekeeper.rules import History, Round, SeatingRefused, Shape, plan_night, saved_ruleset
 from scorekeeper.rules.nights import MOST_ROUNDS, history_of_games, pairs_in
-from scorekeeper.rules.terms import MAX_NAME
+from scorekeeper.rules.terms import MAX_NAME, PARTNERS
 from scorekeeper.rules.whist import whist_rounds
 from scorekeeper.services import clubs
 from scorekeeper.services.members import split_names
@@ -162,7 +162,7 @@ class SeatedTable:
     @property
     def title(self) -> str:
         """ "Ann & Bob v Cat & Dan"."""
-        return " v ".join(" & ".join(side) for side in self.sides)
+        return " v ".join(PARTNERS.join(side) for side in self.sides)
 
     @property
     def first_dealer(self) -> str:

@@ -13,12 +13,10 @@ from scorekeeper import rules as engine
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Game, Player, SavedRules, Side
 from scorekeeper.rules import Refusal, RulesError, RuleSet
-from scorekeeper.rules.terms import MAX_ERRORS_LISTED, MAX_NAME
+from scorekeeper.rules.terms import MAX_ERRORS_LISTED, MAX_NAME, PARTNERS
 from scorekeeper.services.games.replay import seats_of
 from scorekeeper.services.names import name_problem
 from scorekeeper.services.ratings import chances
-
-PARTNERS = " & "  # as services/members.py joins partners' names (imported here, it would loop)
 
 
 class GameRefused(ValueError):

@@ -15,10 +15,11 @@ from flask import abort, jsonify, request, url_for
 
 from scorekeeper.plumbing.models import Club, Night, SavedRules
 from scorekeeper.rules import Refusal
+from scorekeeper.rules.terms import PARTNERS
 from scorekeeper.services import clubs, links, night_board, night_play
 from scorekeeper.services.access import TO_ENTER, may_run_nights
 from scorekeeper.services.games.words import rules_called
-from scorekeeper.services.members import PARTNERS, split_names
+from scorekeeper.services.members import split_names
 from scorekeeper.services.ratings import kept, model
 from scorekeeper.web.access import Level, refuse, require
 from scorekeeper.web.api.figures import Unfit

@@ -9,8 +9,8 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from scorekeeper import rules as engine
 from scorekeeper.plumbing.models import Club
 from scorekeeper.rules import Refusal
+from scorekeeper.rules.terms import PARTNERS
 from scorekeeper.services import clubs, creations, games
-from scorekeeper.services.members import PARTNERS
 from scorekeeper.web.access import Level, my_games, remember_game, require
 from scorekeeper.web.creating import too_many
 from scorekeeper.web.errors import refilled_when_expired
