@@ -444,6 +444,8 @@ def _pending(club_id: int) -> _Pending:
         # Taken at the first mark, before the figures' own writes (PostgreSQL; SQLite's writers
         # queue already): two tables finishing at once fold in turn, the second on the first's
         # steps, and every writer of a club's figures takes the club before its nights' sums.
+        # It relies on READ COMMITTED (PostgreSQL's default): the fold's reads, after the lock,
+        # see the first's commit; a stricter isolation would fold on a snapshot from before it.
         db.session.execute(select(Club.id).where(Club.id == club_id).with_for_update())
         marked[club_id] = _Pending()
     return marked[club_id]
