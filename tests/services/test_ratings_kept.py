@@ -12,7 +12,7 @@ import time
 from datetime import date
 
 import pytest
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, event, select, update
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Rating, RatingStep
@@ -239,7 +239,7 @@ def test_recompute_finds_nothing_on_a_clean_club_and_puts_a_tampered_rating_righ
     assert recompute.recompute().ratings == 0
 
 
-def test_saving_a_deal_that_finishes_nothing_touches_no_rating(four):
+def test_saving_a_deal_that_finishes_nothing_touches_no_rating(four, monkeypatch):
     play(four, *GAMES[0])
     game = games.record_game(
         "club",
@@ -248,7 +248,22 @@ def test_saving_a_deal_that_finishes_nothing_touches_no_rating(four):
         club=four,
     )
     assert game.finished_at is None
-    deals.enter_deal(game, Level.TABLE, [ONE_CLEAN, NOTHING])
+    # It costs nothing: no mark (so no club lock), no statement on the ratings' tables.
+    marked: list[int] = []
+    monkeypatch.setattr(kept, "_pending", lambda club_id: marked.append(club_id))
+    sent: list[str] = []
+
+    def heard(_conn, _cursor, statement, *_args) -> None:
+        sent.append(statement.lower())
+
+    event.listen(db.engine, "before_cursor_execute", heard)
+    try:
+        deals.enter_deal(game, Level.TABLE, [ONE_CLEAN, NOTHING])
+    finally:
+        event.remove(db.engine, "before_cursor_execute", heard)
+    assert sent and marked == []
+    assert not [s for s in sent if "rating" in s]
+    monkeypatch.undo()
     assert stored(four) == folded([GAMES[0]])
 
 
