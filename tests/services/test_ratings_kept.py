@@ -79,7 +79,8 @@ def stored(club: Club, scope: str = kept.ALL) -> dict[str, tuple[Skill, int]]:
     db.session.rollback()
     names = {m.id: m.name for m in club.members}
     found = {names[i]: (k.skill, k.games) for i, k in kept.ratings_of(club, scope).items()}
-    found.update({name: (k.skill, k.games) for name, k in kept.guests_of(club, scope).items()})
+    guests = kept.ratings_of(club, scope, guests=True)
+    found.update({name: (k.skill, k.games) for name, k in guests.items()})
     return found
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, overload
 
 from sqlalchemy import and_, delete, event, func, insert, inspect, or_, select, update
 from sqlalchemy.orm import Session as OrmSession
@@ -75,25 +75,27 @@ def season_scope(season: Season) -> str:
     return f"{SEASON}{season.id}"
 
 
-def ratings_of(club: Club, scope: str = ALL) -> dict[int, Kept]:
-    """Each rated member's rating in one of the club's scopes, by member id (one query)."""
-    query = select(Rating.member_id, Rating.mu, Rating.sigma, Rating.games).where(
-        Rating.club_id == club.id, Rating.scope == scope, Rating.member_id.is_not(None)
-    )
-    return {
-        member_id: Kept(Skill(mu, sigma), games)
-        for member_id, mu, sigma, games in db.session.execute(query)
-    }
+@overload
+def ratings_of(
+    club: Club, scope: str = ALL, *, guests: Literal[False] = False
+) -> dict[int, Kept]: ...
 
 
-def guests_of(club: Club, scope: str = ALL) -> dict[str, Kept]:
-    """Each rated guest's rating in one of the club's scopes, by the name they played under."""
-    query = select(Rating.guest, Rating.mu, Rating.sigma, Rating.games).where(
-        Rating.club_id == club.id, Rating.scope == scope, Rating.member_id.is_(None)
+@overload
+def ratings_of(club: Club, scope: str = ALL, *, guests: Literal[True]) -> dict[str, Kept]: ...
+
+
+def ratings_of(club: Club, scope: str = ALL, *, guests: bool = False) -> dict[Any, Kept]:
+    """Each rated member's rating in one of the club's scopes by member id, or with `guests`
+    each rated guest's by the name they played under (one query)."""
+    key = Rating.guest if guests else Rating.member_id
+    query = select(key, Rating.mu, Rating.sigma, Rating.games).where(
+        Rating.club_id == club.id,
+        Rating.scope == scope,
+        Rating.member_id.is_(None) if guests else Rating.member_id.is_not(None),
     )
     return {
-        guest: Kept(Skill(mu, sigma), games)
-        for guest, mu, sigma, games in db.session.execute(query)
+        who: Kept(Skill(mu, sigma), games) for who, mu, sigma, games in db.session.execute(query)
     }
 
 
