@@ -347,3 +347,65 @@ def test_two_games_finishing_at_once_are_folded_in_turn_as_a_recompute_would(app
     assert not failures, failures
     assert stored(four) == folded([GAMES[0], GAMES[2], GAMES[1]])
     assert kept.recompute_club(four) == 0
+
+
+def test_a_merge_folds_every_scope_the_two_members_were_rated_in(four):
+    spring = clubs.add_season(four, "Spring", date(2026, 3, 1), date(2026, 3, 31))
+    thursday = clubs.create_saved_rules(four, "Thursday", "casual")
+    clubs.add_member(four, "Annie")
+    first = ([["Ann", "Bob"], ["Cat", "Dan"]], 0)
+    second = ([["Annie", "Dan"], ["Cat", "Bob"]], 0)
+    third = ([["Annie", "Zed"], ["Cat", "Bob"]], None)
+    play(four, *first, saved_rules=thursday)
+    play(four, *second, ruleset="family", played_on=date(2026, 4, 1))
+    play(four, *third)
+    clubs.merge_members(member(four, "Annie"), member(four, "Ann"))
+    # Annie's games are Ann's now; the April game comes last in the order of play.
+    second_, third_ = (
+        ([[("Ann" if n == "Annie" else n) for n in side] for side in sides], winner)
+        for sides, winner in (second, third)
+    )
+    assert stored(four) == folded([first, third_, second_])
+    assert stored(four, kept.season_scope(spring)) == folded([first, third_])
+    assert stored(four, "rules:family") == folded([second_])
+    assert stored(four, f"{kept.SAVED}{thursday.id}") == folded([first])
+    assert kept.recompute_club(four) == 0
+
+
+def test_a_three_sided_tie_with_guests_corrected_gives_the_ratings_of_entering_it_right(four):
+    sides = [["Ann", "Zed"], ["Cat", "Yul"], ["Bob", "Dan"]]
+    first = play(four, sides, None)
+    play(four, *GAMES[0])
+    # Ann & Zed and Cat & Yul share first place; Bob & Dan third.
+    for number in range(1, 5):
+        deals.correct_deal(first, Level.ORGANISER, number, [ONE_CLEAN, ONE_CLEAN, NOTHING], None)
+    expected: dict[str, tuple[Skill, int]] = {}
+    before = [[model.NEW] * 2] * 3
+    for names, skills in zip(sides, model.rate(before, [2000, 2000, 0]), strict=True):
+        expected.update({n: (s, 1) for n, s in zip(names, skills, strict=True)})
+    after = model.rate(
+        [[expected["Ann"][0], expected["Bob"][0]], [expected["Cat"][0], expected["Dan"][0]]],
+        [2000, 0],
+    )
+    for names, skills in zip(GAMES[0][0], after, strict=True):
+        expected.update({n: (s, 2) for n, s in zip(names, skills, strict=True)})
+    assert stored(four) == expected
+    assert kept.recompute_club(four) == 0
+
+
+def test_games_of_earlier_days_entered_in_one_commit_are_rated_in_their_places(four):
+    play(four, *GAMES[0], played_on=date(2026, 3, 12))
+    for day, (sides, winner) in zip((11, 13, 10), GAMES[1:4], strict=True):
+        setups = [SideSetup(" & ".join(names), names) for names in sides]
+        deal = [ONE_CLEAN if i == winner else NOTHING for i in range(len(sides))]
+        games.record_game(
+            "casual",
+            setups,
+            [entries(*deal)] * 4,
+            club=four,
+            played_on=date(2026, 3, day),
+            commit=False,
+        )
+    db.session.commit()
+    assert stored(four) == folded([GAMES[3], GAMES[1], GAMES[0], GAMES[2]])
+    assert kept.recompute_club(four) == 0
