@@ -1,18 +1,20 @@
-"""Mutation testing of the rules engine: how many of mutmut's mutants tests/rules kill.
+"""Mutation testing of the pure modules: how many of mutmut's mutants their own tests kill.
 
     .venv/bin/pip install -e '.[mutation]'     # once: mutmut (this script installs nothing)
     .venv/bin/python bench/mutation.py [--survivors] [--keep] [--no-run] [--children 2]
 
-Runs mutmut (configured in pyproject.toml's [tool.mutmut]: entry.py, deal.py, lines.py,
-game.py, limits.py and house.py of scorekeeper/rules, against tests/rules alone) from a fresh
+Runs mutmut (configured in pyproject.toml's [tool.mutmut]: the modules its `only_mutate` lists,
+the rules engine's scoring and limits, the night seating engine and the rating model, against
+tests/rules and the model's tests alone; the list is read from there) from a fresh
 `mutants/` folder, then prints per module the mutants, killed, survived, and the share of
 behaviour-changing mutants killed. A mutant that only changes the prose of a message (a string
 with a space, capital or punctuation in it: a refusal, a warning, a label) is counted apart as
 "message text": words are pinned where they name a figure, not each one. Every survivor is
 listed with its line, as a diff of the engine's own source. `--keep` reuses the last run's
 results (mutmut reruns only what it has no result for). Run by hand; CI does not run it (a
-fresh run took 7 minutes on 2 cores). docs/MUTATION.md has the figures and each survivor left,
-with why.
+fresh run of the engine's six modules took 7 minutes on 2 cores; the night seating engine and
+the rating model add about half as many mutants again). docs/MUTATION.md has the figures and
+each survivor left, with why.
 """
 
 from __future__ import annotations
@@ -25,12 +27,25 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ("entry", "deal", "lines", "game", "limits", "house")
+
+
+def mutated_modules() -> dict[str, Path]:
+    """The modules [tool.mutmut] mutates, by name ("deal", "model"): pyproject.toml's list, so
+    what is counted is what is mutated."""
+    listed = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]["only_mutate"]
+    modules = {Path(path).stem: Path(path) for path in listed}
+    if len(modules) != len(listed):
+        sys.exit("two mutated modules share a name: the report names each by its file's name")
+    return modules
+
+
+MODULES = mutated_modules()
 LOG = ROOT / "bench" / "out" / "mutation.log"
 TARGET = 95.0
 # mutmut's exit codes: 1 and 3 are a failing test (killed), 36 and the signals a timeout (a
@@ -110,7 +125,7 @@ def _diff(module: str, original: ast.FunctionDef, mutated: ast.FunctionDef) -> s
     """What the mutant changed, a little either side, at its line of the engine's own source."""
     before = ast.unparse(original).splitlines()
     after = ast.unparse(_renamed(mutated, original.name)).splitlines()
-    source = (ROOT / "scorekeeper" / "rules" / f"{module}.py").read_text().splitlines()
+    source = (ROOT / MODULES[module]).read_text().splitlines()
     # mutmut names a method xǁClassǁmethod and a function x_function.
     base = original.name.removesuffix("__mutmut_orig")
     name = base.split("ǁ")[-1] if "ǁ" in base else base.removeprefix("x_")
@@ -134,7 +149,7 @@ def _diff(module: str, original: ast.FunctionDef, mutated: ast.FunctionDef) -> s
 
 def mutants_of(module: str) -> list[Mutant]:
     """Every mutant of one module, with its status from mutmut's last run."""
-    mutated_file = ROOT / "mutants" / "scorekeeper" / "rules" / f"{module}.py"
+    mutated_file = ROOT / "mutants" / MODULES[module]
     meta = json.loads(mutated_file.with_name(f"{module}.py.meta").read_text())
     functions = {
         node.name: node
