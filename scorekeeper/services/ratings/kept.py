@@ -332,6 +332,8 @@ def _append(club_id: int, scope: str, position: int, games: Sequence[Game]) -> N
 
 def forget_scope(club_id: int, scope: str) -> None:
     """Remove a scope's ratings and steps (a saved rule set deleted: nothing rates within it)."""
+    # Without the club's lock: a game of the set finishing at that moment may leave rows in the
+    # forgotten scope (nothing reads them; `flask recompute` removes them).
     for model_ in (RatingStep, Rating):
         db.session.execute(delete(model_).where(model_.club_id == club_id, model_.scope == scope))
 
