@@ -24,7 +24,7 @@ from sqlalchemy.orm import selectinload
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Member, Player, Side
-from scorekeeper.rules.terms import MAX_NAME
+from scorekeeper.rules.terms import MAX_NAME, PARTNERS
 from scorekeeper.services.clubs import ClubRefused
 from scorekeeper.services.names import cleaned, name_problem
 
@@ -34,9 +34,6 @@ MOST_AT_ONCE = 100
 CHANGED_FROM = 5
 # What parts the names of a list: a line break or a comma.
 SEPARATORS = re.compile(r"[,\r\n]")
-# How a side of two or more players is named when nobody typed its name: the new-game form
-# names it so (web/games/starting.py), and a rename rebuilds a name made so.
-PARTNERS = " & "
 
 ALIKE_RULE = (
     "Names that look alike are asked about before they are added: the same letters whatever "
