@@ -8,8 +8,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from jsonschema import Draft202012Validator
 from night_club import TWELVE
 from sqlalchemy import select
+from test_api_nights import NIGHTS
 from test_club_game_start import pickers
 from test_clubs import SLUG
 from test_night_pages import NEW, ids, open_night
@@ -126,3 +128,35 @@ def test_balanced_individual_tables_are_refused_in_words(app, rated):
     answer = rated.post(NEW, data=data)
     assert answer.status_code == 422
     assert "Individual tables have no partners to balance." in text(answer)
+
+
+def test_the_api_says_a_balanced_nights_chances_until_the_table_deals(app, rated):
+    """The night's answer carries what its page says: each side's chance, next round and seated,
+    summing to 100, Ann and Bob parted; null once the table has dealt, and never where partners
+    rotate."""
+    members = [ids(app)[n] for n in ("Ann", "Bob", "Cat", "Dan")]
+    body = {"members": members, "ruleset": "classic", "rounds": 1, "partners": "balanced"}
+    night = rated.post(NIGHTS, json=body).get_json()
+    document = rated.get("/api/v1/openapi.json").get_json()
+    schema = {"$ref": "#/components/schemas/Night", "components": document["components"]}
+    Draft202012Validator(schema).validate(night)
+    (planned,) = night["next_round"]["tables"]
+    assert sum(planned["chances"]) == 100
+    assert all(len(set(side) & {"Ann", "Bob"}) == 1 for side in planned["sides"])
+
+    seated = rated.post(f"{night['url']}/rounds", json={"round": 1}).get_json()
+    Draft202012Validator(schema).validate(seated)
+    (table,) = seated["rounds"][0]["tables"]
+    assert [s["chance"] for s in table["sides"]] == planned["chances"]
+    game = table["game"]
+    dealt = rated.post(
+        f"/api/v1/games/{game['id']}/deals",
+        json={"scores": [{"books": {"clean": 1}}, {}]},
+        headers={"X-Game-Key": game["key"]},
+    )
+    assert dealt.status_code == 201, dealt.get_json()
+    (table,) = rated.get(night["url"]).get_json()["rounds"][0]["tables"]
+    assert [s["chance"] for s in table["sides"]] == [None, None]
+
+    rotating = rated.post(NIGHTS, json={**body, "partners": "rotating"}).get_json()
+    assert rotating["next_round"]["tables"][0]["chances"] == []

@@ -329,6 +329,12 @@ NIGHT_SIDE = answered(
             "description": "The side's total so far; null if the table's game was deleted",
         },
         "won": {"type": "boolean"},
+        "chance": {
+            **NUMBER_OR_NULL,
+            "description": "At a night whose partners are balanced by rating, the side's chance "
+            "of winning in percent from the club's ratings, while its table has no deal (a "
+            "table's chances sum to 100); else null",
+        },
     }
 )
 NIGHT_TABLE = answered(
@@ -358,6 +364,13 @@ SEATING = answered(
                     "number": INTEGER,
                     "title": {"type": "string", "description": "Ann & Bob v Cat & Dan"},
                     "sides": {"type": "array", "items": NAMES},
+                    "chances": {
+                        "type": "array",
+                        "items": {"type": "integer", "minimum": 0, "maximum": 100},
+                        "description": "At a night whose partners are balanced by rating, each "
+                        "side's chance of winning in percent, in the sides' order (summing to "
+                        "100); else empty",
+                    },
                 }
             ),
         },

@@ -381,7 +381,7 @@ def _night_answer(night: Night, slug: str, level: Level) -> dict[str, Any]:
 
 def _table(table: night_board.BoardTable, scoring: bool) -> dict[str, Any]:
     """A table of a round: its sides, their totals, and its game for those who may score it."""
-    scores = dict(enumerate(table.scores))
+    scores, chances = dict(enumerate(table.scores)), dict(enumerate(table.chances))
     game = None
     if scoring and table.secret is not None and table.game_id is not None:
         path = links.LINK_PREFIX + table.secret
@@ -400,6 +400,7 @@ def _table(table: night_board.BoardTable, scoring: bool) -> dict[str, Any]:
                 "players": list(side),
                 "total": scores[i].total if i in scores else None,
                 "won": scores[i].won if i in scores else False,
+                "chance": chances[i] if i in chances else None,
             }
             for i, side in enumerate(table.sides)
         ],
@@ -414,7 +415,12 @@ def _seating(planned: night_board.BoardRound) -> dict[str, Any]:
     return {
         "number": planned.number,
         "tables": [
-            {"number": t.number, "title": t.title, "sides": [list(side) for side in t.sides]}
+            {
+                "number": t.number,
+                "title": t.title,
+                "sides": [list(side) for side in t.sides],
+                "chances": list(t.chances),
+            }
             for t in planned.tables
         ],
         "sitting_out": list(planned.sitting_out),
