@@ -14,7 +14,8 @@ fresh process of its own (`_standings_timer.py`), alternating in rounds:
 - **now**: this checkout, with the Rating column (the ratings as kept: nothing is folded for a
   request);
 - **before issue 30**: the code of `BEFORE`, the last commit before ratings, from a git worktree
-  of it, against the same database (the standings' "current time" the issue's target names);
+  of it, against a copy of the same database downgraded to that commit's schema (the standings'
+  "current time" the issue's target names);
 - **now without the column**: this checkout with `services.standings.rating_scope` answering
   None, so no rating is joined and the cells are blank: what the column itself costs today.
 """
@@ -35,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from flask_migrate import upgrade
+from flask_migrate import downgrade, upgrade
 from sqlalchemy import func, select
 
 from scorekeeper import create_app
@@ -102,8 +103,26 @@ def _patched(owner: object, name: str, value: object):
         setattr(owner, name, before)
 
 
-# The last commit before issue 30's ratings: the standings as they were when it was filed.
+# The last commit before issue 30's ratings: the standings as they were when it was filed, and
+# its database's schema (the same games, downgraded to it: no ratings, no index added since).
 BEFORE = "53eb7eb"
+BEFORE_SCHEMA = "0015"
+
+
+def as_before(database: Path) -> Path:
+    """A copy of the database downgraded to `BEFORE_SCHEMA`, beside it."""
+    copy = database.with_name("before.sqlite")
+    with sqlite3.connect(database) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{copy}"}
+    )
+    with app.app_context(), contextlib.redirect_stderr(io.StringIO()):
+        downgrade(revision=BEFORE_SCHEMA)
+        db.engine.dispose()
+    return copy
+
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 # How each way is run: (label, the checkout's root or None for the worktree, the timer's mode).
@@ -172,12 +191,15 @@ def main() -> None:
             f"{held['rating_step']:,} steps); {lines:,} standings lines this season"
         )
         database = Path(folder) / "bench-ratings.sqlite"
+        databases = {ROOT: database, None: as_before(database)}
         timed: dict[tuple[str, str], list[float]] = {}
         with _worktree(Path(folder) / "before") as before:
             for _ in range(args.rounds):
                 for label, path, query in VIEWS:
                     for way, code, mode in WAYS:
-                        times = _time(database, code or before, path + query, mode, args.requests)
+                        times = _time(
+                            databases[code], code or before, path + query, mode, args.requests
+                        )
                         timed.setdefault((label, way), []).extend(times)
     print(
         f"\nWarm-up {WARM_UP}, then {args.requests} timed, per view, way and round; "

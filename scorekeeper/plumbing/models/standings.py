@@ -94,6 +94,19 @@ class MemberDay(db.Model):
             "games",
             *RESULT_FIGURES,
         ),
+        # The same figures in member order, without the day: the standings over every season
+        # (or one rule set) sum them member by member as they come, with no sort of every row
+        # (at 10,000 games, 29 ms became 13 on SQLite). A date range still reads the index
+        # above, whose days it can skip to; this one, without the day, cannot answer it alone.
+        Index(
+            "ix_member_day_by_member",
+            "club_id",
+            "member_id",
+            "ruleset",
+            "saved_rules_id",
+            "games",
+            *RESULT_FIGURES,
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
