@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/ratings_prediction.py [--members 16,40] [--games 300,1000]
         [--seeds 5] [--seating random,attendance,levels] [--spread 5] [--luck 10] [--three 0.2]
+        [--chances 15]
 
 Issue 30's "Done when": prediction measured honestly. Each club's members get a true skill
 (normal, mean 25, sd `--spread`); each game seats 4 players (or, `--three` of the games, 6 as
@@ -25,6 +26,10 @@ undecided games count at a coin flip's worth (1/sides) in the "right" figures, a
 Alongside: a coin flip, and the true skills themselves (the most any predictor could expect).
 "Disagreed" counts the games where both predicted and picked different sides, and how many of
 those each got right: the paired comparison, free of the games both got right or wrong.
+Then the chances themselves, as a game page shows them (`model.chances`, weighed with
+`--chances`, by default the app's `CHANCE_BETA`): scored by log loss against what happened, next
+to the same chances with the ratings' own spread and to calling every game even, and how often
+the side favoured won, by the chance it was given.
 Only seeded randomness: the same arguments print the same figures.
 """
 
@@ -40,11 +45,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scorekeeper.services.ratings.model import NEW, Skill, chances, rate  # noqa: E402
+from scorekeeper.services.ratings.model import (  # noqa: E402
+    BETA,
+    CHANCE_BETA,
+    NEW,
+    Skill,
+    chances,
+    rate,
+)
 
 WAYS = ("ratings", "win %", "coin", "truth")
 # The figures a standings table could rank members by.
 FIGURES = ("rating", "win %")
+# The chances weighed: as a game page shows them (`CHANCE_BETA`), with the spread the ratings are
+# folded with (`BETA`), and every side alike.
+CALLS = ("shown", "ratings' spread", "even")
 
 
 def ranks_of(values: list[float]) -> list[float]:
@@ -122,8 +137,20 @@ class Club:
     clubs: int = 0
     rho: dict[str, float] = field(default_factory=lambda: {f: 0.0 for f in FIGURES})
     top_right: dict[str, int] = field(default_factory=lambda: {f: 0 for f in FIGURES})
+    # Are the chances a game page shows right? Log loss (the surprise at the winner: lower is
+    # better) summed over the games with one winner, for the chances as shipped, as the ratings'
+    # own spread would give them, and for calling every game even.
+    loss: dict[str, float] = field(default_factory=lambda: {c: 0.0 for c in CALLS})
+    # Two-side games by the favourite's chance (a call, tens of percent): [games, won].
+    said: dict[tuple[str, int], list[int]] = field(default_factory=dict)
 
     def merge(self, other: Club) -> None:
+        for call in CALLS:
+            self.loss[call] += other.loss[call]
+        for key, (games, won) in other.said.items():
+            tally = self.said.setdefault(key, [0, 0])
+            tally[0] += games
+            tally[1] += won
         self.clubs += other.clubs
         for figure in FIGURES:
             self.rho[figure] += other.rho[figure]
@@ -183,6 +210,7 @@ def play(
     luck: float,
     three: float,
     seating: str = "random",
+    spread_of_chances: float = CHANCE_BETA,
 ) -> Club:
     """One club's games, each predicted before it is played, then rated."""
     rng = random.Random(seed)
@@ -204,8 +232,14 @@ def play(
         for side in sides:
             rates = [won[p] / played[p] for p in side if played[p]]
             averages.append(sum(rates) / len(rates) if rates else None)
+        before = [[skills[p] for p in side] for side in sides]
+        odds = {
+            "shown": chances(before, spread_of_chances),
+            "ratings' spread": chances(before, BETA),
+            "even": [1 / count] * count,
+        }
         picks = {
-            "ratings": best(list(chances([[skills[p] for p in side] for side in sides]))),
+            "ratings": best(odds["shown"]),
             "win %": best(averages),
             "coin": rng.randrange(count),
             "truth": best([sum(true[p] for p in side) for side in sides]),
@@ -215,6 +249,14 @@ def play(
         winners = [i for i, t in enumerate(totals) if t == max(totals)]
         if len(winners) == 1:  # a shared first place has no one winner to predict
             winner = winners[0]
+            for call, said in odds.items():
+                club.loss[call] -= math.log(said[winner])
+            for call in CALLS[:2]:
+                if count == 2 and odds[call][0] != odds[call][1]:
+                    favourite = max(odds[call])
+                    tally = club.said.setdefault((call, min(int(favourite * 10), 9)), [0, 0])
+                    tally[0] += 1
+                    tally[1] += odds[call][winner] == favourite
             for way, pick in picks.items():
                 club.whole[way].add(pick, winner, count)
                 if number >= games // 2:
@@ -227,7 +269,7 @@ def play(
             for p in sides[winner]:
                 won[p] += 1
 
-        after = rate([[skills[p] for p in side] for side in sides], totals)
+        after = rate(before, totals)
         for side, rated in zip(sides, after, strict=True):
             for p, skill in zip(side, rated, strict=True):
                 skills[p] = skill
@@ -267,6 +309,32 @@ def line(label: str, club: Club) -> str:
     )
 
 
+def chance_lines(by_seating: dict[str, Club], everything: Club, spread: float) -> list[str]:
+    """The chances' own table: log loss by seating, then how often the favourite won."""
+    lines = [
+        f"\nThe chances as a game page shows them (spread {spread:g}) against the ratings' own "
+        f"spread ({BETA:.2f}) and calling every game even: log loss per game (lower is better)",
+        f"{'seating':<10} {'games':>6}" + "".join(f"{c:>17}" for c in CALLS),
+    ]
+    for label, club in (*by_seating.items(), ("all", everything)):
+        games = club.whole["ratings"].games()
+        lines.append(
+            f"{label:<10} {games:>6}"
+            + "".join(f"{club.loss[c] / max(games, 1):>17.3f}" for c in CALLS)
+        )
+    lines.append(
+        "\nTwo-side games (all seatings) by the favourite's chance: how often it won, "
+        "as shown | with the ratings' spread"
+    )
+    for tens in range(5, 10):
+        cells = []
+        for call in CALLS[:2]:
+            games, won = everything.said.get((call, tens), [0, 0])
+            cells.append(f"{games:>6} games, won {won / games:4.0%}" if games else f"{'':>21}")
+        lines.append(f"  said {10 * tens}-{10 * tens + 10}%: " + " | ".join(cells))
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--members", default="16,40", help="club sizes, comma separated")
@@ -276,6 +344,9 @@ def main() -> None:
     parser.add_argument("--spread", type=float, default=5.0, help="sd of members' true skills")
     parser.add_argument("--luck", type=float, default=10.0, help="sd of a player's night")
     parser.add_argument("--three", type=float, default=0.2, help="share of 3-side games")
+    parser.add_argument(
+        "--chances", type=float, default=CHANCE_BETA, help="the spread the chances are weighed with"
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.members.split(",")]
     lengths = [int(g) for g in args.games.split(",")]
@@ -296,14 +367,24 @@ def main() -> None:
     print(header)
     print("-" * len(header))
     everything = Club()
+    by_seating: dict[str, Club] = {}
     for seating in seatings:
-        this_seating = Club()
+        this_seating = by_seating[seating] = Club()
         for members in sizes:
             for games in lengths:
                 row = Club()
                 for seed in range(1, args.seeds + 1):
                     row.merge(
-                        play(members, games, seed, args.spread, args.luck, args.three, seating)
+                        play(
+                            members,
+                            games,
+                            seed,
+                            args.spread,
+                            args.luck,
+                            args.three,
+                            seating,
+                            args.chances,
+                        )
                     )
                 this_seating.merge(row)
                 print(line(f"{seating:<10} {members:>7} {games:>5}", row))
@@ -321,6 +402,7 @@ def main() -> None:
         "their true skills\n(Spearman, averaged over the clubs); top: how many clubs' top of "
         "the table was truly among the best quarter."
     )
+    print("\n".join(chance_lines(by_seating, everything, args.chances)))
     print(f"{time.perf_counter() - started:.1f} s")
 
 

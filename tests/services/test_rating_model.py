@@ -6,6 +6,7 @@ checks each promise of the model's interface (ties, 3 sides, chances, balancing,
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import subprocess
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.services.ratings.model import (
+    BETA,
     NEW,
     Skill,
     balanced,
@@ -183,6 +185,33 @@ def test_chances_sum_to_one_and_favour_the_stronger_side():
     assert odds[0] > 0.5 > odds[1]
     assert chances([weak, strong]) == pytest.approx(odds[::-1])
     assert chances([[NEW, NEW], [NEW, NEW]]) == pytest.approx([0.5, 0.5])
+
+
+def test_chances_say_how_often_a_side_wins_in_a_game_of_luck():
+    """The chances a game page shows, scored against what happened in a simulated club (true
+    skills sd 5, each player's night sd 10, random partners): surer than calling every game
+    even, and surer than the ratings' own spread (BETA), which is far too sure for cards."""
+    rng = random.Random(11)
+    true = [rng.gauss(25.0, 5.0) for _ in range(16)]
+    skills = [NEW] * 16
+    surprise = {"shown": 0.0, "ratings' spread": 0.0}
+    games = 0
+    for _ in range(1500):
+        seated = rng.sample(range(16), 4)
+        sides = [[skills[p] for p in seated[:2]], [skills[p] for p in seated[2:]]]
+        totals = [
+            round(100 * sum(true[p] + rng.gauss(0.0, 10.0) for p in seated[i : i + 2]))
+            for i in (0, 2)
+        ]
+        if totals[0] != totals[1]:
+            winner = 0 if totals[0] > totals[1] else 1
+            surprise["shown"] -= math.log(chances(sides)[winner])
+            surprise["ratings' spread"] -= math.log(chances(sides, BETA)[winner])
+            games += 1
+        for p, skill in zip(seated, [s for side in rate(sides, totals) for s in side], strict=True):
+            skills[p] = skill
+    shown, too_sure = surprise["shown"] / games, surprise["ratings' spread"] / games
+    assert shown < math.log(2) < too_sure
 
 
 def test_chances_of_three_sides():

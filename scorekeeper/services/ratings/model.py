@@ -12,6 +12,7 @@ their rules rather than by the play. Equal totals are a tie and share a place.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterator, Sequence
@@ -34,16 +35,34 @@ Z = 3.0
 # Hand and Foot table and still quick, while 16 in sides of 4 would be 2.6 million.
 MOST_TO_BALANCE = 12
 
-_MODEL = PlackettLuce(
-    mu=MU,
-    sigma=SIGMA,
-    beta=BETA,
-    kappa=KAPPA,
-    tau=TAU,
-    margin=0.0,
-    limit_sigma=False,
-    balance=False,
-)
+# A side's chance before a game is weighed with a wider performance spread than the ratings are
+# folded with. With the ratings' own (BETA) the chances were far too sure for a card game: in
+# the simulated clubs of `bench/ratings_prediction.py` (a player's night varying twice as much
+# as skills do), a side it gave 90% or more won 72% of the time, and its chances scored worse
+# than calling every game even (log loss 0.835 against 0.773). With 15 they score 0.748, and
+# sides given 60-70% won 60%, 70-80% won 69%; over lucks of 5 to 15, spreads of 15 to 20 were
+# level and best (docs/RATINGS.md). Only the chances use it: who is favoured, so the ratings
+# and the winner predicted of two sides, are the same either way.
+CHANCE_BETA = 15.0
+
+
+@functools.cache
+def _model(beta: float) -> PlackettLuce:
+    """openskill's Plackett-Luce with our pinned parameters and this performance spread."""
+    return PlackettLuce(
+        mu=MU,
+        sigma=SIGMA,
+        beta=beta,
+        kappa=KAPPA,
+        tau=TAU,
+        margin=0.0,
+        limit_sigma=False,
+        balance=False,
+    )
+
+
+# What the ratings are folded with.
+_MODEL = _model(BETA)
 
 
 @dataclass(frozen=True)
@@ -98,10 +117,11 @@ def rate(sides: Sequence[Sequence[Skill]], totals: Sequence[int]) -> list[list[S
     return [[Skill(r.mu, r.sigma) for r in side] for side in after]
 
 
-def chances(sides: Sequence[Sequence[Skill]]) -> list[float]:
-    """Each side's chance to win before the game (sums to 1)."""
+def chances(sides: Sequence[Sequence[Skill]], spread: float = CHANCE_BETA) -> list[float]:
+    """Each side's chance to win before the game (sums to 1), weighed with `CHANCE_BETA` (another
+    `spread` is for measuring it: `bench/ratings_prediction.py`)."""
     _checked(sides)
-    return _MODEL.predict_win(_theirs(sides))
+    return _model(spread).predict_win(_theirs(sides))
 
 
 def _partitions(indices: list[int], team_size: int) -> Iterator[list[list[int]]]:
