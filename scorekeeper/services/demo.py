@@ -21,6 +21,7 @@ from scorekeeper.rules.ruleset import GOING_OUT_ONLY
 from scorekeeper.rules.terms import PARTNERS
 from scorekeeper.services import accounts, clubs
 from scorekeeper.services.games import SideSetup, record_game, rules_of_saved
+from scorekeeper.services.ratings import kept
 
 ORGANISER = "demo"
 PASSWORD = "demo-club-password"
@@ -94,13 +95,27 @@ def fill_demo(
     thursday = clubs.create_saved_rules(club, name, preset, numbers)
     clubs.make_default(club, thursday)
     club_id, thursday_id = club.id, thursday.id
+    with kept.held(club_id):
+        _fill(rng, games, club_id, thursday_id, seasons, progress)
+    return db.session.get(Club, club_id)
 
+
+def _fill(
+    rng: random.Random,
+    games: int,
+    club_id: int,
+    thursday_id: int,
+    seasons: list[tuple[str, date, date]],
+    progress: Callable[[int, int], None] | None,
+) -> None:
+    """The demo club's finished games, committed in batches."""
+    club = db.session.get(Club, club_id)
+    preset = THURSDAY_RULES[1]
     people = [_Person(name, min(1.4, max(0.6, rng.gauss(1.0, 0.15)))) for name in MEMBERS]
     attendance = [rng.uniform(0.35, 1.0) for _ in people]
     nights = _nights(seasons[-1][1], seasons[0][2])
     keys = list(RULESETS)
     weights = [RULESETS[key][0] for key in keys]
-
     for done in range(games):
         key = rng.choices(keys, weights)[0]
         played_on = rng.choice(nights)
@@ -134,7 +149,6 @@ def fill_demo(
             if progress is not None:
                 progress(done + 1, games)
     db.session.commit()
-    return db.session.get(Club, club_id)
 
 
 def _remove_old(slug: str, organiser: Organiser) -> None:

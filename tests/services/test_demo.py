@@ -8,9 +8,18 @@ import pytest
 from sqlalchemy import select
 
 from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import Club, Game, Member, Organiser, SavedRules, Season
+from scorekeeper.plumbing.models import (
+    Club,
+    Game,
+    Member,
+    Organiser,
+    RatingStep,
+    SavedRules,
+    Season,
+)
 from scorekeeper.services import clubs, demo, games
 from scorekeeper.services.clubs import ClubRefused
+from scorekeeper.services.ratings import kept as ratings
 
 from ._support import how_many, kept, kept_one
 
@@ -52,6 +61,31 @@ def test_progress_is_told_after_each_batch(monkeypatch):
     told: list[tuple[int, int]] = []
     demo.fill_demo("demo", games=3, progress=lambda done, of: told.append((done, of)))
     assert told == [(2, 3), (3, 3)]
+
+
+def test_the_ratings_are_folded_once_at_the_end_not_at_each_batch(monkeypatch):
+    """A fill committing in batches rebuilds the club's ratings once, when it ends: each batch
+    of more than a few games would otherwise rebuild the whole club again."""
+    monkeypatch.setattr(demo, "BATCH", 10)
+    rebuilt: list[int] = []
+    games_folded: list[int] = []  # by each commit's fold (the seasons' commits fold no game)
+    real_rebuild, real_fold = ratings.rebuild_club, ratings._keep_club
+
+    def rebuild(club_id: int) -> None:
+        rebuilt.append(club_id)
+        real_rebuild(club_id)
+
+    def fold(club_id: int, pending) -> None:
+        games_folded.append(len(pending.games))
+        real_fold(club_id, pending)
+
+    monkeypatch.setattr(ratings, "rebuild_club", rebuild)
+    monkeypatch.setattr(ratings, "_keep_club", fold)
+    made = demo.fill_demo("demo", games=35)
+    assert rebuilt == [made.id]
+    assert not any(games_folded)  # none of the 4 batches' commits folded its games
+    assert ratings.recompute_club(made, dry_run=True) == 0  # and the ratings are all there
+    assert how_many(RatingStep) > 35 * 4  # a step per player, scope and game
 
 
 def test_a_club_the_demo_account_does_not_run_is_never_replaced(club):
