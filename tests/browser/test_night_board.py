@@ -102,11 +102,15 @@ def test_a_night_of_three_tables_on_the_board(browser, live_server, app):
         seated = [n for line in seating for n in re.findall(r"\b([A-Z]\w+)\b", line.split("·")[1])]
         assert sorted(seated) == TWELVE
 
-        # The standings: each player's points, a hand count of the deals saved.
+        # The standings: each player's points, a hand count of the deals saved; the average,
+        # which ranks them, beside the name.
+        head = watcher.locator(".board-standings thead th").all_inner_texts()
+        assert head[:3] == ["#", "Player", "Avg."], head
+        points = head.index("Points") - 1  # among the row's cells: its name is a th
         rows = watcher.locator(".board-standings tbody tr").all()
         shown = {
             row.locator("th").inner_text(): int(
-                row.locator("td").nth(1).inner_text().replace(",", "")
+                row.locator("td").nth(points).inner_text().replace(",", "")
             )
             for row in rows
         }
