@@ -47,7 +47,9 @@ def test_b_joins_by_the_shared_link_and_c_finds_nothing(phone, browser, app):
     expect(qr).to_be_visible()
     box = qr.bounding_box()
     assert box is not None and box["width"] >= 150 and box["width"] == box["height"]
-    assert qr.evaluate(LOADED), "the QR code did not load"
+    # Asked for with the page, it may still be on its way: waited for (5 s at most), not
+    # assumed there the moment the image takes its place.
+    a.wait_for_function(f"() => ({LOADED})(document.querySelector('#invite img.qr'))", timeout=5000)
     shared = a.locator("#invite-link").input_value()
     assert shared == a.base + path
     a.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=a.base)
