@@ -179,15 +179,22 @@ async function keepPage(address, response, asked) {
   const type = response.headers.get("Content-Type") || "";
   if (type.startsWith("application/json") && SCORER.test(new URL(address).pathname)) {
     const body = await response.text();
-    await (await caches.open(PAGES)).put(address, new Response(body, { headers: { "Content-Type": type } }));
+    await putKept(address, new Response(body, { headers: { "Content-Type": type } }), asked);
     return;
   }
   if (!type.startsWith("text/html")) return;
   const html = (await response.text())
     .replace(/<p class="flash[^"]*" role="status">[\s\S]*?<\/p>/g, "")
     .replace(/(name="idempotency_key" type="hidden" value=")[0-9a-f]*"/, '$1"');
+  await putKept(address, new Response(html, { headers: { "Content-Type": type } }), asked);
+}
+
+// The last step of keeping a page, unless the phone forgot its pages since it was asked for.
+// Asked again after the last wait (reading the page, opening the cache): "Forget my games"
+// tapped while a game's page was being read would otherwise see it put back afterwards.
+async function putKept(address, response, asked) {
   const cache = await caches.open(PAGES);
-  await cache.put(address, new Response(html, { headers: { "Content-Type": type } }));
+  if (asked === forgotten) await cache.put(address, response);
 }
 
 // Club pages kept by a worker from before no-store was honoured: gone once, at activation.
