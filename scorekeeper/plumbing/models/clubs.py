@@ -6,6 +6,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, Column, Date, DateTime, ForeignKey, String, Table, UniqueConstraint
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.plumbing.db import db
@@ -38,6 +39,9 @@ class Club(db.Model):
     # Phones holding the table link may open and run club nights (seat rounds, draw again,
     # players come and gone, end the night); off, organisers alone do.
     tables_run_nights: Mapped[bool] = mapped_column(default=False)
+    # Players may check themselves in to a night from their own phone through the table link
+    # (the organiser sees and may undo each); off, the organiser ticks who is here.
+    self_check_in: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     # The standings' order when none is asked for (a key of services/standings.SORTS).
     standings_sort: Mapped[str] = mapped_column(String(30), default="win_rate")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

@@ -6,9 +6,11 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, Date, DateTime, ForeignKey, String, UniqueConstraint
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models.games import SECRET_LENGTH
 from scorekeeper.plumbing.models.times import now, today
 from scorekeeper.rules.terms import MAX_NAME
 
@@ -21,6 +23,7 @@ class Night(db.Model):
     """One evening of a club's tables: the rules every table plays, how it seats, its rounds."""
 
     __tablename__ = "night"
+    __table_args__ = (UniqueConstraint("board_secret", name="uq_night_board_secret"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"), index=True)
@@ -39,6 +42,13 @@ class Night(db.Model):
     # How a round sat out counts in the night's standings: "no game" (not counted: ranked by
     # the average of the games played) or "zero" (a game of 0 points).
     sit_out: Mapped[str] = mapped_column(String(16))
+    # How the night's standings rank its players (services/night_ranking.RANKINGS). Nights kept
+    # before issue 37 rank as they did then: "average" (per game, every player ranked).
+    ranking: Mapped[str] = mapped_column(String(16), default="average", server_default="average")
+    # The read-only link of the night's board and results (/n/<secret>): for the hall's TV and
+    # for everyone afterwards; it scores nothing. Replaced (revoked) by its organisers; made
+    # when the night opens (None for a night kept before issue 37 until one is asked for).
+    board_secret: Mapped[str | None] = mapped_column(String(SECRET_LENGTH))
     # One more with every change (a round seated, a player come or gone): the board's ETag,
     # with its tables' games' live versions.
     version: Mapped[int] = mapped_column(default=0)
@@ -73,6 +83,9 @@ class NightPlayer(db.Model):
     name: Mapped[str] = mapped_column(String(MAX_NAME))
     from_round: Mapped[int] = mapped_column(default=1)
     left_after: Mapped[int | None]
+    # Checked in from their own phone through the table link (where the club allows it), not
+    # ticked by the organiser: the night's page marks them, and an organiser may undo it.
+    by_self: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
 
     night: Mapped[Night] = relationship(back_populates="players")
     member: Mapped[Member | None] = relationship()
