@@ -68,6 +68,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         invite,
         lines,
         live,
+        night_links,
         rulecards,
         scorer,
     )
@@ -106,6 +107,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         api.bp,
         accounts.bp,
         club_pages.bp,
+        night_links.bp,
     ):
         app.register_blueprint(blueprint)
     _login(app)

@@ -109,8 +109,9 @@
   // the page has painted; on a first visit, once a figure is first touched, so that a page
   // opened only to look loads nothing it does not use.
   // A form opened with figures in it (a correction, a page come back to) is scored at once.
-  function scorer() { hf.load("scorer.js?v="); }
-  // Whether any figure is on the form (scorer.js asks too).
+  // Its three scripts, run in order: a deal's entry and checks, its score and the game, the form.
+  function scorer() { hf.load("scorer.js?v="); hf.load("scorer_game.js?v="); hf.load("scorer_form.js?v="); }
+  // Whether any figure is on the form (scorer_form.js asks too).
   hf.typed = function () {
     return Array.prototype.some.call(form.elements, function (el) {
       return (el.inputMode === "numeric" && el.value !== "") || (el.checked && el.value !== "");

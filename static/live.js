@@ -16,6 +16,9 @@
   // loaded or the game last changed under a QUICK_FOR ago (hf.quickFor: tests shorten it).
   // A finished game's page with no next game yet keeps asking every second for FINISHED_FOR:
   // its phones are waiting for someone to tap Play again, and are told within 2 seconds.
+  // A club night's finished game asks every second for as long as the server says its phones
+  // wait for the next round to be seated (`waiting`): they are told their next table within 2
+  // seconds of it, however long the other tables play.
   // Otherwise every 5 seconds; and a hidden page (another tab, the phone asleep) not at all.
   var QUICK = 1000;
   var SLOW = 5000;
@@ -137,6 +140,8 @@
   var lively = Date.now(); // the page loaded, or the game last changed
   var finished = false;
   var nextGame = null; // the table's next game, once someone tapped Play again
+  var waiting = false; // a night's finished game waiting for the next round to be seated
+  var shownNight = live.dataset.night || ""; // what the page says of its club night, as a token
   var refreshedFor = null; // the next game the page was last brought up to date for
   var news = "";
   var said = ""; // what the lines in say, as of the last answer
@@ -212,12 +217,13 @@
     said = lines(state);
     finished = !!state.finished;
     nextGame = state.next_game || null;
+    waiting = !!state.waiting;
   }
 
   function quick() {
     var since = Date.now() - lively;
     return !!form || fresh().length > 0 || parts.length > 0 || since < QUICK_FOR ||
-      (finished && !nextGame && since < FINISHED_FOR);
+      (finished && !nextGame && (waiting || since < FINISHED_FOR));
   }
   function later() {
     clearTimeout(timer);
@@ -251,6 +257,11 @@
         var nextShown = !!document.querySelector("[data-next-game]");
         if (nextGame && !nextShown && !form && state.version === version && refreshedFor !== nextGame.url) {
           refreshedFor = nextGame.url;
+          return refreshPage(state);
+        }
+        // The club night moved on (the next round seated, a table finished): where to go next.
+        if ((state.night || "") !== shownNight && !form && state.version === version) {
+          shownNight = state.night || "";
           return refreshPage(state);
         }
         if (state.lines !== shownLines && !form && state.version === version) {
@@ -298,9 +309,10 @@
         live = document.querySelector("[data-live]") || live;
         version = live.dataset.version || state.version;
         shownLines = live.dataset.lines || state.lines;
+        shownNight = live.dataset.night || "";
         // A page older than the answer that sent for it (a server behind the one that answered)
         // would be kept by the answer's ETag, every poll an empty 304: the next asks in full.
-        if (version !== state.version) { etag = null; }
+        if (version !== state.version || shownNight !== (state.night || "")) { etag = null; }
         // The waiting deals listed again, and the game's pages kept anew (offline.js).
         document.dispatchEvent(new CustomEvent("hf:page"));
         show();

@@ -143,6 +143,7 @@
     if (asking || !live()) { return; }
     asking = true;
     hf.load("scorer.js?v=");
+    hf.load("scorer_game.js?v="); // the engine's second part, run after the first
     new Promise(function (resolve) {
       if (window.hfScorer) { resolve(); } else { document.addEventListener("hf:scorer", resolve); }
     }).then(function () { return window.hfScorer.ask(live().dataset.game); })

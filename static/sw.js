@@ -17,6 +17,8 @@ const SHELL_FILES = [
   "/static/live.js?v=",
   "/static/offline.js?v=",
   "/static/scorer.js?v=",
+  "/static/scorer_game.js?v=",
+  "/static/scorer_form.js?v=",
   "/static/icon.svg?v=",
   "/static/manifest.webmanifest?v=",
   "/offline",

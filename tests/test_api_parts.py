@@ -301,7 +301,9 @@ def test_without_the_game_key_the_lines_are_404(client):
     assert saved(client)["parts"] == {}
 
 
-def test_a_public_club_game_takes_lines_only_with_the_table_code(app, client):
+def test_a_club_game_takes_lines_with_its_key_alone(app, client):
+    """A game's key is enough to score it, club game or not (issue 37); without it the game is
+    not found; another game of the club still takes the table code."""
     organiser = app.test_client()
     signed_up = organiser.post("/signup", data={"username": "org", "password": "secret-pass-9"})
     assert signed_up.status_code == 302
@@ -313,13 +315,12 @@ def test_a_public_club_game_takes_lines_only_with_the_table_code(app, client):
     started = client.post("/api/v1/games", json=body, headers=table)
     assert started.status_code == 201, started.get_json()
     game = started.get_json()
-    # A visitor reads a public club's game, but enters nothing: the same as a whole deal.
     assert lines(client, game)["deal"] == 1
-    assert send(client, game, 0, entry=OUT).status_code == 403
-    assert post_deal(client, game, json={"scores": [OUT, {}]}).status_code == 403
+    assert send(client, game, 0, headers={}, entry=OUT).status_code == 404
     assert saved(client)["parts"] == {}
-    assert send(client, game, 0, headers={**game_key(game), **table}, entry=OUT).status_code == 200
+    assert send(client, game, 0, entry=OUT).status_code == 200
     assert set(saved(client)["parts"]) == {0}
+    assert client.post("/api/v1/games", json=body).status_code == 403
 
 
 # --------------------------------------------------------------------------- reading the lines

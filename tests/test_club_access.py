@@ -2,8 +2,10 @@
 
 Levels: a private club is invisible (404) to anyone without the table link or an organiser's
 login; a public club shows its standings, history and members to everyone, but starting a
-game or entering a deal needs the table link (403 without), and organiser-only actions refuse
-everyone else (403). Refused requests change nothing.
+game needs the table link (403 without), and organiser-only actions refuse everyone else
+(403). A game's own link is enough to score that game, club game or not (issue 37): whoever
+holds it has the table's level on the game's routes alone, never on the club's. Refused
+requests change nothing.
 
 Every route is tried against one module-wide pair of clubs (private and public) that the
 refused requests must leave untouched; tests that change things get a fresh database.
@@ -355,6 +357,24 @@ ROUTES = {
         allowed={"data": {"rules": "classic", "rounds": "13"}},
     ),
     "night": R("GET", "/clubs/{slug}/nights/{night}", TABLE),
+    # The club's nights in one place (issue 37): what the night pages need.
+    "nights hub": R("GET", "/clubs/{slug}/nights", TABLE),
+    # Checking in from a phone: nobody where the club does not allow it (its default), the
+    # table link too (403); an organiser's undo is theirs alone while the club keeps its default.
+    "check in": R(
+        "POST",
+        "/clubs/{slug}/nights/{night}/here",
+        ORGANISER + 1,
+        body={"data": {"member": "{member}"}},
+        organiser=False,
+    ),
+    "undo a check-in": R(
+        "POST",
+        "/clubs/{slug}/nights/{night}/here/undo",
+        ORGANISER,
+        body={"data": {"player": "1"}},
+        organiser=False,
+    ),
     "night board": R("GET", "/clubs/{slug}/nights/{night}/board", TABLE),
     "seat a round": R("POST", "/clubs/{slug}/nights/{night}/seat", ORGANISER, organiser=False),
     "end the night": R("POST", "/clubs/{slug}/nights/{night}/finish", ORGANISER, organiser=False),
@@ -489,6 +509,15 @@ def call(client, route: Route, slug: str, world: World, body: dict[str, Any], **
     )
 
 
+def on_a_game(route: Route) -> bool:
+    """Whether the route is opened by a game's secret (its link, or its X-Game-Key)."""
+    return (
+        "{game_link}" in route.path
+        or "{live_link}" in route.path
+        or bool(API_GAME.match(route.path))
+    )
+
+
 def visitors(world: World, slug: str) -> dict[str, tuple[Any, dict[str, str], int]]:
     """Each visitor: client, headers, and level in this club."""
     public = slug == "pub"
@@ -511,6 +540,10 @@ def test_every_route_refuses_the_wrong_visitor(world, name, slug):
     changes = route.method != "GET"
     before = snapshot(world.app) if changes else None
     for who, (client, headers, level) in visitors(world, slug).items():
+        # Every visitor holds the game's link here: on the game's own routes, that is the
+        # table's level at least (issue 37); the club's routes ask the club's level alone.
+        if on_a_game(route):
+            level = max(level, TABLE)
         allowed = level >= route.need
         body = route.allowed if allowed and route.allowed is not None else route.body
         response = call(client, route, slug, world, body, **headers)
@@ -586,9 +619,10 @@ def test_a_wrong_code_gives_no_access(world, which):
     assert phone.get("/clubs/priv/games/new").status_code == 404
     header = {"X-Table-Code": code}
     assert phone.get("/clubs/priv/standings", headers=header).status_code == 404
-    # The game's link is no key to a private club's game without the club's table link.
+    # The game's link opens its game whatever code comes with it (issue 37), and nothing more.
     live = f"/t/{world.secrets['priv']['live']}"
-    assert phone.get(live, headers=header).status_code == 404
+    assert phone.get(live, headers=header).status_code == 200
+    assert phone.get("/clubs/priv", headers=header).status_code == 404
     if code != world.codes["pub"]:  # a public club stays read-only
         assert phone.get("/clubs/pub/games/new", headers=header).status_code == 403
     started = phone.post(
@@ -648,12 +682,14 @@ def test_the_table_link_lets_a_phone_play_a_public_club(app, client, quick):
     phone.post(f"/clubs/pub/table/{code}")
     game_link, game = started_game(app, phone.post("/clubs/pub/games/new?ruleset=club", data=start))
     deal = {"went_out": "", "s0-books-clean": "1"}
-    # Holding the game's link is not the club's table link: watching only.
-    assert stranger.post(f"{game_link}/deals/new", data=deal).status_code == 403
+    # Holding the game's link is enough to score it (issue 37), but it is not the club's table
+    # link: the stranger starts no club game with it.
+    assert stranger.post(f"{game_link}/deals/new", data=deal).status_code == 302
     assert phone.post(f"{game_link}/deals/new", data=deal).status_code == 302
-    # Anyone with the link may watch the board of a public club's game; one deal was saved.
+    assert stranger.post("/clubs/pub/games/new?ruleset=club", data=start).status_code == 403
+    # Anyone with the link may watch the board of a club's game; two deals were saved.
     watched = stranger.get(f"/api/v1/games/{game}", headers=key(app, game))
-    assert watched.get_json()["sides"][0]["total"] == 500
+    assert watched.get_json()["sides"][0]["total"] == 1000
 
 
 def test_organiser_forms_need_the_csrf_token(app, client, quick):
@@ -804,8 +840,10 @@ def test_club_games_stay_off_the_home_page(world):
     for slug in ("priv", "pub"):
         for secret in world.secrets[slug].values():
             assert secret not in home
-    # A private club's game refused to a stranger holding its link is not kept for them either.
+    # A private club's game opened by its link alone (issue 37) is kept on that phone's list,
+    # as any game it opened: the link it holds opens it again. Its club's pages stay closed.
     stranger = world.app.test_client()
     stranger.environ_base["REMOTE_ADDR"] = "192.0.2.51"  # not an address the tests spent
-    assert stranger.get(f"/t/{world.secrets['priv']['live']}").status_code == 404
-    assert world.secrets["priv"]["live"] not in stranger.get("/").text
+    assert stranger.get(f"/t/{world.secrets['priv']['live']}").status_code == 200
+    assert world.secrets["priv"]["live"] in stranger.get("/").text
+    assert stranger.get("/clubs/priv").status_code == 404

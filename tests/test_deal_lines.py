@@ -342,13 +342,19 @@ def public_club_game(app):
         return game.id
 
 
-def test_a_reader_of_a_public_club_sees_the_lines_but_cannot_send_one(app, public_club_game):
-    reader = app.test_client()
-    board = text(reader.get(link(app, public_club_game)))
-    assert "Enter for Ann" not in board
-    answer = reader.post(
-        f"{link(app, public_club_game)}/deals/next/0", data={"s0-melded_points": "50"}
-    )
-    assert answer.status_code == 403
+def test_the_game_link_alone_sends_a_line_of_a_club_game(app, public_club_game):
+    """A phone holding the game's link, and nothing of its club, scores it (issue 37): its
+    scoreboard offers each side's line and the line is kept; a wrong link sends none."""
+    holder = app.test_client()
+    game_link = link(app, public_club_game)
+    wrong = game_link[:-1] + ("A" if not game_link.endswith("A") else "B")
+    refused = holder.post(f"{wrong}/deals/next/0", data={"number": "1", "s0-melded_points": "50"})
+    assert refused.status_code == 404
     with app.app_context():
         assert db.session.execute(select(DealPart)).first() is None
+    board = text(holder.get(game_link))
+    assert "Enter for Ann" in board
+    answer = send(holder, public_club_game, 0, {"s0-melded_points": "50"})
+    assert answer.status_code == 302
+    with app.app_context():
+        assert db.session.execute(select(DealPart.side_position)).scalars().all() == [0]

@@ -97,12 +97,13 @@ def test_an_old_database_keeps_every_game_each_opened_by_its_printed_link(databa
         assert [side["total"] for side in state["sides"]] == [50, 60]
         # The old address no longer opens it.
         assert phone.get("/games/1").status_code == 404
-        # A club game still needs the club as well: the link alone finds nothing ...
+        # A club game's printed link opens it too (issue 37: a game's link is enough), and
+        # nothing of its club: the club's pages take its table link.
         club_path = links[3].removeprefix("https://scores.example.org")
-        assert phone.get(club_path).status_code == 404
-        # ... and with the club's table link it opens.
-        assert phone.post("/clubs/thursday/table/thursday-code-0123456789").status_code == 302
         assert "Mo" in phone.get(club_path).text
+        assert phone.get("/clubs/thursday").status_code == 404
+        assert phone.post("/clubs/thursday/table/thursday-code-0123456789").status_code == 302
+        assert phone.get("/clubs/thursday").status_code == 200
         # A game started after the upgrade gets a secret of its own.
         made = phone.post(
             "/api/v1/games", json={"ruleset": "classic", "sides": [{"name": "E"}, {"name": "F"}]}

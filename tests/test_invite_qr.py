@@ -4,7 +4,7 @@ The scoreboard no longer carries the code inline: it names `/t/<secret>/invite.s
 `<img>`, fetched only when *Invite the table* is open (tests/browser/test_private_links.py
 proves that in Chromium). The picture encodes the game's full private link, is kept by no shared
 cache, and opens for exactly those the scoreboard opens for: a wrong secret is a 404, and a
-private club's game needs the club's table link as its scoreboard does.
+club's game opens to its link as its scoreboard does (issue 37: a game's link is enough).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from test_private_links import _enter, _start, _start_club, _wrong_secret, matrix_of, read_qr
 
 from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import Club, Organiser
+from scorekeeper.plumbing.models import Organiser
 from scorekeeper.services import clubs
 from scorekeeper.web.sharing import QUIET_ZONE, SIZE
 
@@ -107,23 +107,20 @@ def club_game(app) -> tuple[str, int, str]:
     return _start_club(table), club_id, code
 
 
-def test_a_club_game_needs_the_clubs_table_link_as_its_scoreboard_does(app, club_game):
+def test_a_club_game_opens_to_its_link_as_its_scoreboard_does(app, club_game):
     game, club_id, code = club_game
-    # The game's link alone: the scoreboard and its picture both hide the game.
+    # The game's link alone (issue 37): the scoreboard and its picture both open, so a table's
+    # phones invite one another from any of them.
     stranger = app.test_client()
-    assert _scoreboard_and_picture(stranger, game) == (404, 404)
+    assert _scoreboard_and_picture(stranger, game) == (200, 200)
     # With the club's table link: both open.
     phone = app.test_client()
     assert phone.post(f"/clubs/hidden/table/{code}").status_code == 302
     assert _scoreboard_and_picture(phone, game) == (200, 200)
-    # The phone forgets its games and clubs: both hide it again.
-    phone.post("/my-games/forget")
-    assert _scoreboard_and_picture(phone, game) == (404, 404)
-    # A club whose standings are public shows its games to whoever holds their link: both.
-    with app.app_context():
-        db.session.get(Club, club_id).standings_public = True
-        db.session.commit()
-    assert _scoreboard_and_picture(app.test_client(), game) == (200, 200)
+    # A wrong link: both hide it, whoever asks.
+    wrong = "/t/" + _wrong_secret()
+    assert _scoreboard_and_picture(phone, wrong) == (404, 404)
+    assert _scoreboard_and_picture(stranger, wrong) == (404, 404)
 
 
 def test_the_scoreboard_names_the_picture_instead_of_drawing_it(app, client):

@@ -184,8 +184,12 @@ def test_live_answer_is_json_with_an_etag_and_no_cache(client):
         "lines",
         "news",
         "next_game",
+        "night",
+        "waiting",
     }
     assert body["news"] is None and body["next_game"] is None
+    # A game of no club night: nothing of a night to follow, nothing to wait for.
+    assert body["night"] == "" and body["waiting"] is False
     assert body["game"] == game.id
     assert isinstance(body["version"], str) and body["version"]
     assert (body["deals"], body["next_deal"], body["finished"], body["entering"]) == (
@@ -288,21 +292,16 @@ def test_live_at_an_old_address_is_404(client, number):
     assert answer.get_data() == client.get(f"/games/{game.id}/live").get_data()
 
 
-@pytest.mark.parametrize(
-    ("slug", "who", "status"),
-    [
-        ("priv", "stranger", 404),
-        ("priv", "table", 200),
-        ("priv", "olga", 200),
-        ("pub", "stranger", 200),
-        ("pub", "table", 200),
-    ],
-)
-def test_live_of_a_club_game_follows_the_club(club_games, slug, who, status):
-    answer = live_of(getattr(club_games, who), club_games.games[slug])
-    assert answer.status_code == status
-    if status == 200:
-        assert answer.get_json()["game"] == club_games.games[slug].id
+@pytest.mark.parametrize("who", ["stranger", "table", "olga"])
+@pytest.mark.parametrize("slug", ["priv", "pub"])
+def test_live_of_a_club_game_opens_to_its_link(club_games, slug, who):
+    """Holding a game's link is enough, club game or not (issue 37); a wrong link finds none."""
+    game = club_games.games[slug]
+    answer = live_of(getattr(club_games, who), game)
+    assert answer.status_code == 200
+    assert answer.get_json()["game"] == game.id
+    flipped = ("A" if game.secret[0] != "A" else "B") + game.secret[1:]
+    assert live_of(getattr(club_games, who), Table(game.id, flipped)).status_code == 404
 
 
 # ------------------------------------------------------------------------- who is entering
@@ -474,21 +473,17 @@ def test_entering_at_an_old_address_is_404(app, client, number):
     assert entering_rows(app) == []
 
 
-@pytest.mark.parametrize(
-    ("slug", "who", "status"),
-    [
-        ("pub", "stranger", 403),
-        ("priv", "stranger", 404),
-        ("pub", "table", 204),
-        ("priv", "table", 204),
-        ("priv", "olga", 204),
-    ],
-)
-def test_entering_a_club_game_needs_the_table_link(app, club_games, slug, who, status):
+@pytest.mark.parametrize("who", ["stranger", "table", "olga"])
+@pytest.mark.parametrize("slug", ["priv", "pub"])
+def test_entering_a_club_game_takes_its_link(app, club_games, slug, who):
+    """The game's link is enough to score it (issue 37), so a phone holding it may say it is
+    entering; without the link, nothing is there (404) and nothing is kept."""
     game = club_games.games[slug]
-    assert say(getattr(club_games, who), game).status_code == status
-    stored = entering_rows(app)
-    assert stored == ([(game.id, PHONE_A, "Ann", 1)] if status == 204 else [])
+    flipped = ("A" if game.secret[0] != "A" else "B") + game.secret[1:]
+    assert say(getattr(club_games, who), Table(game.id, flipped)).status_code == 404
+    assert entering_rows(app) == []
+    assert say(getattr(club_games, who), game).status_code == 204
+    assert entering_rows(app) == [(game.id, PHONE_A, "Ann", 1)]
 
 
 # ------------------------------------------------------------------------- two processes
@@ -751,10 +746,13 @@ def test_an_unchanged_poll_of_a_club_game_also_reads_its_club(app, club_games):
     status, asked = statements_asked(app, table, f"{game.link}/live", {"If-None-Match": etag})
     selects = [s for s in asked if s.lstrip().upper().startswith("SELECT")]
     assert status == 304 and len(selects) == 2, asked  # the link, then the club
-    # Who may look is still asked: a stranger with the same ETag is refused, not told "same"
-    # (a private club's game is not there for a stranger: 404).
-    refused = club_games.stranger.get(f"{game.link}/live", headers={"If-None-Match": etag})
-    assert refused.status_code == 404
+    # The game's link is enough to watch it (issue 37): a phone holding it alone is told "same"
+    # too; one without it finds nothing (404), whatever ETag it sends.
+    same = club_games.stranger.get(f"{game.link}/live", headers={"If-None-Match": etag})
+    assert same.status_code == 304
+    flipped = ("A" if game.secret[0] != "A" else "B") + game.secret[1:]
+    guessed = club_games.stranger.get(f"/t/{flipped}/live", headers={"If-None-Match": etag})
+    assert guessed.status_code == 404
 
 
 def _etag(client, game: Table) -> str:

@@ -142,7 +142,8 @@ def test_a_deleted_next_game_leaves_the_table_free_to_play_again(app, client):
 
 
 def test_a_club_games_next_game_takes_its_table_link(app):
-    """A phone without the club's table link learns nothing, and starts nothing."""
+    """A phone holding only the game's link scores it and follows the table (issue 37), but
+    starts no next game: a new club game takes the club's table link (403 without)."""
     with app.app_context():
         olga = Organiser(username="olga", password_hash=generate_password_hash("x" * 12))
         db.session.add(olga)
@@ -155,13 +156,18 @@ def test_a_club_games_next_game_takes_its_table_link(app):
     assert table.post(f"/clubs/thursday/table/{code}").status_code == 302
     for _ in range(4):
         assert table.post(f"{game.link}/deals/new", data={"s0-books-clean": "1"}).status_code == 302
-    assert play_again(stranger, game, "Eve").status_code == 404
-    assert live_of(stranger, game).status_code == 404
+    assert play_again(stranger, game, "Eve").status_code == 403
+    assert live_of(stranger, game).status_code == 200
+    assert "Play again" not in stranger.get(game.link).text
     assert game_count(app) == 1
     new_link = play_again(table, game, "Ann").headers["Location"]
     assert live_of(table, game).get_json()["next_game"]["url"] == new_link
-    assert stranger.get(new_link).status_code == 404
+    # The table's next game, once started, is told to every phone holding this game's link,
+    # and its link opens it as every game's does.
+    assert live_of(stranger, game).get_json()["next_game"]["url"] == new_link
+    assert stranger.get(new_link).status_code == 200
     assert table.get(new_link).status_code == 200
+    assert stranger.get("/clubs/thursday").status_code == 404  # the club's pages: still closed
 
 
 # ------------------------------------------------------------------------- the race

@@ -69,7 +69,8 @@ def test_a_finished_nights_csv_is_its_standings_then_its_tables(app, olga):
     assert answer.headers["Cache-Control"].startswith("no-store")
 
     standings, tables = sections(answer.text)
-    head = ["rank", "player", "points", "games", "wins", "sat_out", "average"]
+    head = ["rank", "player", "points", "games", "wins", "sat_out", "average", "score"]
+    head.append("not_ranked")
     assert standings[0] == head
     points, wins, expected = hand_count(app, night_id)
     rows = {row[1]: row for row in standings[1:]}
@@ -81,6 +82,8 @@ def test_a_finished_nights_csv_is_its_standings_then_its_tables(app, olga):
         assert int(row[2]) == points[name] and int(row[4]) == wins[name], row
         assert row[3] == "2" and row[5] == "0"
         assert row[6] == f"{points[name] / 2:.1f}"
+        # The night ranks by average per game (the default), everyone here for every round.
+        assert row[7] == row[6] and row[8] == ""
     ranks = [int(row[0]) for row in standings[1:]]
     assert ranks == sorted(ranks) and ranks[0] == 1
     averages = [float(row[6]) for row in standings[1:]]
@@ -100,7 +103,8 @@ def test_a_night_just_opened_is_its_players_and_no_table(app, olga):
     url = open_night(app, olga)
     standings, tables = sections(olga.get(f"{url}/results.csv").text)
     assert sorted(row[1] for row in standings[1:]) == sorted(TWELVE)
-    assert all(row[0] == "" and row[2] == "0" and row[6] == "" for row in standings[1:])
+    assert all(row[0] == "" and row[2] == "0" and row[6] == row[7] == "" for row in standings[1:])
+    assert {row[8] for row in standings[1:]} == {"no game yet"}
     assert tables == [
         ["round", "table", "deals", "side_1", "side_1_total", "side_2"]
         + [

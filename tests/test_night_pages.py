@@ -67,9 +67,10 @@ def test_the_form_then_the_night_then_its_page(app, olga):
     assert page.status_code == 200
     assert "Seat round 1</button>" in page.text
     assert page.headers["Cache-Control"].startswith("no-store")
-    # Found again from the form's page, and the form from the club's navigation.
+    # Found again from the form's page, and the form from the club's Nights (issue 37).
     assert f'href="{url}"' in olga.get(NEW).text
-    assert f'href="{NEW}"' in olga.get(f"/clubs/{SLUG}/members").text
+    assert f'href="/clubs/{SLUG}/nights"' in olga.get(f"/clubs/{SLUG}/members").text
+    assert f'href="{NEW}"' in olga.get(f"/clubs/{SLUG}/nights").text
 
 
 def test_refusals_come_back_with_their_reasons(app, olga):

@@ -273,7 +273,8 @@ def test_every_route_tried_without_credentials_reveals_and_changes_nothing(app, 
     changes nothing. Every other route is named in PUBLIC with why it is public."""
     app.config["WTF_CSRF_ENABLED"] = True
     before = _everything(app)
-    named = {"game_id", "secret", "slug", "member_id", "night_id"}
+    # A night's read-only link (issue 37) names its night by a secret of its own.
+    named = {"game_id", "secret", "slug", "member_id", "night_id", "night_secret"}
     checked = 0
     for rule in app.url_map.iter_rules():
         if rule.endpoint in PUBLIC:
@@ -308,6 +309,7 @@ def _url(app, rule: Rule, world: dict[str, Any], real: bool) -> str:
     values["game_id"] = world["club_game_id"] if real else 987654
     # A stranger has no secret: a real game is tried by its id and by a guessed secret.
     values["secret"] = _wrong_secret()
+    values["night_secret"] = _wrong_secret()  # nor a night's board link
     path = rule.rule
     for name in rule.arguments:
         path = re.sub(rf"<(?:\w+:)?{name}>", str(values[name]), path)
@@ -482,8 +484,10 @@ def _listed(home: str, side: str) -> bool:
     return f'<span class="side-total">{side} <b>' in home
 
 
-def test_a_club_game_on_my_list_needs_the_club_still(app, private_world):
-    """A phone that opened a club game, then lost the table link, no longer lists it."""
+def test_a_club_game_on_my_list_is_its_link_kept(app, private_world):
+    """A club game's link is enough to open and score it (issue 37): a phone that opened it, by
+    the table link or by the game's link alone, lists it until it forgets its games; the game's
+    link opens none of the club's pages."""
     phone = app.test_client()
     with app.app_context():
         code = db.session.get(Club, private_world["club_id"]).table_code
@@ -491,10 +495,13 @@ def test_a_club_game_on_my_list_needs_the_club_still(app, private_world):
     assert phone.get(private_world["club_game"]).status_code == 200
     assert "Mo" in phone.get("/").text
     stranger = app.test_client()
-    assert stranger.get(private_world["club_game"]).status_code == 404  # link alone: not enough
+    assert stranger.get(private_world["club_game"]).status_code == 200  # the link alone
+    assert "Mo" in stranger.get("/").text
+    assert stranger.get("/clubs/hidden").status_code == 404
+    assert stranger.get("/clubs/hidden/games/new").status_code == 404
     phone.post("/my-games/forget")
-    assert phone.get(private_world["club_game"]).status_code == 404
     assert "Mo" not in phone.get("/").text
+    assert phone.get("/clubs/hidden").status_code == 404  # the table link forgotten too
 
 
 # ------------------------------------------------------------------ invite the table

@@ -129,15 +129,19 @@ def test_a_seat_not_at_the_table_is_refused(client, seat):
 
 
 def test_only_the_table_chooses_the_first_dealer_of_a_club_game(app, client, club):
-    """A phone without the club's table link is not shown the club's game at all."""
+    """The table: a phone holding the game's link (issue 37: enough to score a club game) or
+    the club's table link; a wrong link finds nothing."""
     game_id = club["playing"]
     stranger = app.test_client()
-    refused = stranger.post(f"{link(app, game_id)}/first-dealer", data={"seat": "1"})
-    assert refused.status_code == 404
+    wrong = link(app, game_id)[:-1] + ("A" if not link(app, game_id).endswith("A") else "B")
+    assert stranger.post(f"{wrong}/first-dealer", data={"seat": "1"}).status_code == 404
     assert first_dealer(client, game_id) == 0
     table = club["table"]
     assert table.post(f"{link(app, game_id)}/first-dealer", data={"seat": "1"}).status_code == 302
     assert first_dealer(client, game_id) == 1
+    chosen = stranger.post(f"{link(app, game_id)}/first-dealer", data={"seat": "2"})
+    assert chosen.status_code == 302
+    assert first_dealer(client, game_id) == 2
 
 
 # ------------------------------------------------------------------------- play again
@@ -250,9 +254,12 @@ def test_play_again_after_a_club_game(app, club):
 
 
 def test_play_again_in_a_club_takes_its_table_link(app, club):
-    """A phone without the table link cannot start the club's next game."""
+    """A phone without the table link cannot start the club's next game: the game's link scores
+    that game (issue 37), it starts no other (403), and its page offers none."""
     stranger = app.test_client()
-    assert stranger.post(f"{link(app, club['finished'])}/play-again").status_code == 404
+    assert stranger.post(f"{link(app, club['finished'])}/play-again").status_code == 403
+    board = stranger.get(link(app, club["finished"])).text
+    assert "Play again" not in board and "starts from its table link" in board
     with app.app_context():
         assert db.session.execute(select(func.count()).select_from(Game)).scalar_one() == 2
 

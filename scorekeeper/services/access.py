@@ -16,11 +16,12 @@ class Level(IntEnum):
 
     NONE = 0
     READ = 1  # standings and history of a public club
-    TABLE = 2  # start games and enter deals: the table link
+    TABLE = 2  # start games and enter deals: the table link (a game's own link: that game)
     ORGANISER = 3  # members, seasons, settings; correct or delete finished games
 
 
-# Entering a deal takes the table's link (any casual game's, or the club's table link).
+# Entering a deal takes the table's level: the game's own link (any game's, a club's too since
+# issue 37: web/access.table_level), or the club's table link.
 TO_ENTER = Level.TABLE
 
 

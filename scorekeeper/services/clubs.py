@@ -1,6 +1,8 @@
 """Clubs: the club itself, its table link, organisers, members and seasons.
 
-Standings and history are `standings.py`; organisers' accounts are `accounts.py`.
+Standings and history are `standings.py`; organisers' accounts are `accounts.py`; a club's
+saved rule sets are `saved_rules.py`, and what a club change refuses `club_refusals.py` (both
+named here too, for the many who ask this module).
 """
 
 from __future__ import annotations
@@ -8,33 +10,36 @@ from __future__ import annotations
 import re
 import secrets
 import unicodedata
-from collections.abc import Mapping
 from datetime import date
-from typing import Any
 
 from sqlalchemy import delete, func, select, update
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import (
     Club,
-    Game,
     Member,
     MemberDay,
     MemberResult,
     NightPlayer,
     Organiser,
     Player,
-    SavedRules,
     Season,
     Side,
 )
-from scorekeeper.rules import Refusal, RuleSet
-from scorekeeper.rules.house import off_the_fives
 from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME, MAX_SLUG, MIN_SLUG
-from scorekeeper.services import figures, games
+from scorekeeper.services import figures
 from scorekeeper.services.accounts import organiser_named
-from scorekeeper.services.names import name_problem
+from scorekeeper.services.club_refusals import ClubRefused as ClubRefused
+from scorekeeper.services.club_refusals import RulesRefused as RulesRefused
+from scorekeeper.services.club_refusals import check_name as _check_name
 from scorekeeper.services.ratings import kept
+from scorekeeper.services.saved_rules import create_saved_rules as create_saved_rules
+from scorekeeper.services.saved_rules import default_rules as default_rules
+from scorekeeper.services.saved_rules import delete_saved_rules as delete_saved_rules
+from scorekeeper.services.saved_rules import games_by_saved_rules as games_by_saved_rules
+from scorekeeper.services.saved_rules import make_default as make_default
+from scorekeeper.services.saved_rules import saved_rules as saved_rules
+from scorekeeper.services.saved_rules import update_saved_rules as update_saved_rules
 
 # A club's web address: MIN_SLUG to MAX_SLUG lowercase letters, digits or hyphens, the first no
 # hyphen. The one check: creating a club refuses any other, looking one up finds none.
@@ -51,30 +56,9 @@ _SPELLED = str.maketrans(
 MOST_SUGGESTED = 9999
 
 
-class ClubRefused(ValueError):
-    """A club change that cannot be made, in words for the organiser."""
-
-
-class RulesRefused(ClubRefused):
-    """A saved rule set's numbers that cannot be played, each message with the rule it names."""
-
-    def __init__(self, problems: list[tuple[str, str]]) -> None:
-        super().__init__(" ".join(message for _, message in problems))
-        # (the rule's path, as house rules and knobs name it, or "" for the rules as a whole;
-        # the message)
-        self.problems = problems
-
-
 def new_table_code() -> str:
     """An unguessable code for the table link."""
     return secrets.token_urlsafe(18)
-
-
-def _check_name(name: str, what: str) -> None:
-    """Refuse a typed name holding control, invisible or broken characters, naming the field."""
-    problem = name_problem(name, what)
-    if problem:
-        raise ClubRefused(problem)
 
 
 # --- clubs -------------------------------------------------------------------------------
@@ -189,6 +173,7 @@ def update_settings(
     min_games: int,
     tables_run_nights: bool | None = None,
     standings_sort: str | None = None,
+    self_check_in: bool | None = None,
 ) -> None:
     """Change the club's name, visibility and ranking threshold, whether phones holding the
     table link may open and run club nights, and the standings' order when none is asked
@@ -210,6 +195,8 @@ def update_settings(
     club.name, club.standings_public, club.min_games_ranked = name.strip(), public, min_games
     if tables_run_nights is not None:
         club.tables_run_nights = tables_run_nights
+    if self_check_in is not None:  # players checking in from their phones (issue 37)
+        club.self_check_in = self_check_in
     if standings_sort is not None:
         club.standings_sort = standings_sort
     db.session.commit()
@@ -337,104 +324,3 @@ def current_season(club: Club, today: date) -> Season | None:
     started = [s for s in club.seasons if s.starts_on <= today]
     holding = [s for s in started if today <= s.ends_on]
     return (holding or started or [None])[0]
-
-
-# --- saved rule sets --------------------------------------------------------------------------
-
-
-def saved_rules(club: Club, rules_id: int) -> SavedRules | None:
-    """One of the club's saved rule sets by id, or None (another club's is None too)."""
-    found = db.session.get(SavedRules, rules_id) if 0 < rules_id < 2**63 else None
-    return found if found is not None and found.club_id == club.id else None
-
-
-def default_rules(club: Club) -> SavedRules | None:
-    """The club's default saved rule set, if it has one."""
-    return next((rules for rules in club.saved_rules if rules.is_default), None)
-
-
-def create_saved_rules(
-    club: Club, name: str, ruleset: str, house_rules: Mapping[str, Any] | None = None
-) -> SavedRules:
-    """A new saved rule set: a preset and the club's changes, checked as a new game's are."""
-    name = _saved_name(club, name, None)
-    overrides = dict(house_rules or {})
-    _check_rules(ruleset, overrides)
-    saved = SavedRules(name=name, ruleset=ruleset, house_rules=overrides, is_default=False)
-    club.saved_rules.append(saved)
-    db.session.commit()
-    return saved
-
-
-def update_saved_rules(saved: SavedRules, name: str, house_rules: Mapping[str, Any]) -> None:
-    """Rename a saved rule set or change its numbers; games already started keep their own."""
-    name = _saved_name(saved.club, name, saved)
-    overrides = dict(house_rules or {})
-    _check_rules(saved.ruleset, overrides)
-    saved.name, saved.house_rules = name, overrides
-    db.session.commit()
-
-
-def delete_saved_rules(saved: SavedRules) -> None:
-    """Remove a saved rule set; its games keep their numbers and the name they started with."""
-    # The foreign key sets it NULL too; said here as well, so the session's games agree.
-    db.session.execute(
-        update(Game).where(Game.saved_rules_id == saved.id).values(saved_rules_id=None)
-    )
-    kept.forget_scope(saved.club_id, f"{kept.SAVED}{saved.id}")
-    db.session.delete(saved)
-    db.session.commit()
-
-
-def make_default(club: Club, saved: SavedRules | None) -> None:
-    """The saved rule set club games start from unless another is chosen; None for no default."""
-    if saved is not None and saved.club_id != club.id:
-        raise ClubRefused("Choose one of this club's own rule sets.")
-    for rules in club.saved_rules:
-        rules.is_default = saved is not None and rules.id == saved.id
-    db.session.commit()
-
-
-def games_by_saved_rules(club: Club) -> dict[int, int]:
-    """How many finished games each of the club's saved rule sets was played with, by its id."""
-    query = (
-        select(Game.saved_rules_id, func.count())
-        .where(
-            Game.club_id == club.id,
-            Game.saved_rules_id.is_not(None),
-            Game.finished_at.is_not(None),
-        )
-        .group_by(Game.saved_rules_id)
-    )
-    return {rules_id: count for rules_id, count in db.session.execute(query)}
-
-
-def _saved_name(club: Club, name: str, saved: SavedRules | None) -> str:
-    """The name cleaned, or ClubRefused: printable, short, and no other of the club's has it."""
-    name = " ".join((name or "").split())
-    _check_name(name, "The rule set's name")
-    if not 1 <= len(name) <= MAX_NAME:
-        raise ClubRefused(f"A rule set needs a name of up to {MAX_NAME} characters.")
-    for other in club.saved_rules:
-        if other is not saved and other.name.casefold() == name.casefold():
-            raise ClubRefused(f"The club already has a rule set called {other.name}.")
-    return name
-
-
-def _check_rules(ruleset: str, overrides: dict[str, Any]) -> RuleSet:
-    """The preset with these house rules, or RulesRefused naming each rule (as a new game)."""
-    try:
-        rules = games.rules_for(ruleset, overrides)
-    except games.GameRefused as exc:
-        raise RulesRefused([_rule_problem(r) for r in exc.refusals]) from exc
-    # Points off the fives would be refused when a game starts from these rules: refused now.
-    off = off_the_fives(rules)
-    if off:
-        raise RulesRefused(off)
-    return rules
-
-
-def _rule_problem(refusal: Refusal) -> tuple[str, str]:
-    """A refusal of a house rule as (the rule's path, or "" for none; the message)."""
-    path = refusal.figures[0][1] if refusal.figures else ""
-    return path.removeprefix("rules.") if path.startswith("rules.") else "", refusal.message

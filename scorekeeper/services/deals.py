@@ -21,7 +21,7 @@ from scorekeeper import rules as engine
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Deal, DealPart, DealScore, Game, Side
 from scorekeeper.rules import DealEntry, DealLimitReached, DealRefused, Progress, Refusal
-from scorekeeper.services import access, figures, games
+from scorekeeper.services import access, figures, games, night_place
 from scorekeeper.services.access import Level
 from scorekeeper.services.corrections import correct_deal as correct_deal
 from scorekeeper.services.corrections import correction_refused
@@ -292,6 +292,8 @@ def _insert_deal(
             set_committed_value(side, name, value)
     set_committed_value(game, "finished_at", finished)
     set_committed_value(game, "updated_at", now)
+    if progress.finished and game.club_id is not None:
+        night_place.touch_round_of(game.id)  # a night's finished tables: one fewer plays
     figures.keep_member_results(game, progress.finished)
     db.session.execute(delete(DealPart).where(DealPart.game_id == game.id))
     db.session.commit()

@@ -3,9 +3,9 @@
 `game_view(game)` reads the game once into a `GameView`: its rules, sides and players, the
 table's seats, the first dealer and every deal as entered. What needs the game replayed (the
 totals, minimums, each deal's scores, the winners, who deals next, whether a deal can be
-entered now) or another query (the sides' own lines of the next deal, the next game) is worked
-out the first time it is read and kept: the phone's scorer, which replays the deals itself,
-costs the server no replay.
+entered now) or another query (the sides' own lines of the next deal, the next game, its
+place in a club night) is worked out the first time it is read and kept: the phone's scorer,
+which replays the deals itself, costs the server no replay.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from scorekeeper import rules as engine
 from scorekeeper.plumbing.models import DealPart, Game
 from scorekeeper.rules import Progress, Refusal, RuleSet
 from scorekeeper.rules.game import deal_limit_reached
-from scorekeeper.services import deals, games, links, live, side_lines
+from scorekeeper.services import deals, games, links, live, night_place, side_lines
 from scorekeeper.services.names import SOMEONE
 
 
@@ -193,6 +193,13 @@ class GameView:
         if not any(line.is_in for line in self.lines):
             return None
         return side_lines.running(self.game, self.lines)
+
+    @cached_property
+    def night_place(self) -> night_place.NightPlace | None:
+        """Where the game sits in its club night, and where its players go next; None for a
+        game of no night (services/night_place.py: one query, two once the next is seated;
+        none for a casual game)."""
+        return None if self.game.club_id is None else night_place.place_of(self.game)
 
     @cached_property
     def next_game(self) -> NextGame | None:

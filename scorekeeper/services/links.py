@@ -201,6 +201,10 @@ def _retry_after(address: str, now: datetime) -> int:
     return max(1, int((oldest + MISS_WINDOW - now).total_seconds()) + 1)
 
 
+# Asked by a night's read-only link too (services/night_links.py): the same allowance.
+retry_after = _retry_after
+
+
 def record_miss(address: str, now: datetime | None = None) -> Missed | TooManyMisses:
     """Count a link that opened nothing, unless the address's allowance is spent meanwhile.
 

@@ -18,6 +18,7 @@ from sqlalchemy.orm import aliased
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Deal, DealPart, Entering, Game
 from scorekeeper.rules.terms import signed
+from scorekeeper.services import night_place
 from scorekeeper.services.names import SOMEONE
 
 # A phone with the deal form open says so every few seconds (static/app.js); one not heard from
@@ -52,6 +53,11 @@ class TableState:
     news: dict[str, Any] | None = None
     # The finished game's next game (Play again): its secret, and who started it.
     next_game: tuple[str, str] | None = None
+    # A club night's game: a token that changes whenever what its pages say of the night does
+    # (the next round seated, tables finishing: night_place.NightPlace.token), and whether its
+    # finished game's phones wait for the next round to be seated (they then ask every second).
+    night: str = ""
+    waiting: bool = False
 
     def as_json(self, link: Callable[[str], str]) -> dict[str, Any]:
         """The body of the live answer; `link` turns a game's secret into its link."""
@@ -73,6 +79,8 @@ class TableState:
                 if self.next_game
                 else None
             ),
+            "night": self.night,
+            "waiting": self.waiting,
         }
 
 
@@ -144,7 +152,8 @@ def version_of(game: Game) -> str:
 def table_state(game_id: int, device: str | None, now: datetime | None = None) -> TableState | None:
     """The game's version and who else is entering its current deal; None if no such game.
 
-    Four small queries (after the one that opened the link), no ORM objects. Asked only when
+    Four small queries (after the one that opened the link), and a fifth for a club game (its
+    place in a night), no ORM objects. Asked only when
     the game's live version moved on since the phone's last answer (web/live.py).
     """
     now = now or datetime.now(UTC)
@@ -200,6 +209,7 @@ def table_state(game_id: int, device: str | None, now: datetime | None = None) -
         for row in rows
     ]
     state = version(deals, versions)
+    place = night_place.live_place(game_id) if game.club_id is not None else None
     return TableState(
         game_id,
         game.club_id,
@@ -211,6 +221,8 @@ def table_state(game_id: int, device: str | None, now: datetime | None = None) -
         lines_token(deals + 1, rows),
         game.news,
         (game.secret, game.next_started_by or SOMEONE) if game.secret else None,
+        place.token if place else "",
+        place.waiting if place else False,
     )
 
 

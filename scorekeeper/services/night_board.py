@@ -1,5 +1,6 @@
 """What a club night's board shows (issue 29): every table's game as it stands, the night's
-standings of players, the next round's seating once a round is over; and the board's version.
+standings of players (ranked by the night's rule: `night_ranking.py`), the next round's seating
+once a round is over; and the board's version.
 
 Every table's figures come in one query from the sides' stored figures (`Side.final_total`,
 `deals_played`, `won`, kept in step with every deal saved): no game is replayed for the board.
@@ -18,7 +19,17 @@ from scorekeeper.plumbing.models import Game, Night, NightRound, NightTable, Sid
 from scorekeeper.rules.terms import PARTNERS
 from scorekeeper.services import night_play
 from scorekeeper.services.games.words import rules_called
-from scorekeeper.services.night_play import BALANCED, NO_GAME, SIT_OUTS, NightRefused
+from scorekeeper.services.night_play import BALANCED, SIT_OUTS, NightRefused
+
+# A night's standings are night_ranking.py's, named here too as the board's readers know them.
+from scorekeeper.services.night_ranking import (
+    AVERAGE,
+    RANKED_BY,
+    RANKINGS,
+    RankedBy,
+    Standing,
+    standings,
+)
 from scorekeeper.services.ratings import chances
 
 
@@ -63,22 +74,6 @@ class BoardRound:
 
 
 @dataclass(frozen=True)
-class Standing:
-    """A player's night: points, games counted, wins, rounds sat out, average per game."""
-
-    rank: int | None
-    name: str
-    points: int
-    games: int
-    wins: int
-    sat_out: int
-
-    @property
-    def average(self) -> int | None:
-        return round(self.points / self.games) if self.games else None
-
-
-@dataclass(frozen=True)
 class NightView:
     night: Night
     rounds: tuple[BoardRound, ...]
@@ -87,6 +82,8 @@ class NightView:
     why_no_next: str  # why none can be seated, in words ("" if one can, or the night is done)
     standings: tuple[Standing, ...]
     sit_out_rule: str
+    ranking_rule: str  # how the night ranks, in words (night_ranking.RANKINGS)
+    ranked_by: RankedBy  # the figure it ranks by: the standings' column next to the name
     here: tuple[tuple[int, str], ...]  # (night player id, name) of those still here
     gone: tuple[str, ...]
 
@@ -218,8 +215,10 @@ def night_view(night: Night) -> NightView:
         over,
         upcoming,
         why,
-        standings([p.name for p in night.players], night.sit_out, played),
+        standings([p.name for p in night.players], night.sit_out, played, ranking=night.ranking),
         SIT_OUTS[night.sit_out],
+        RANKINGS.get(night.ranking, ""),
+        RANKED_BY.get(night.ranking, RANKED_BY[AVERAGE]),
         tuple((p.id, p.name) for p in night.players if p.left_after is None),
         tuple(p.name for p in night.players if p.left_after is not None),
     )
@@ -265,48 +264,3 @@ def _named(planned, night: Night) -> BoardRound:
         ),
         tuple(sorted((by_key[k] for k in planned.sitting_out), key=str.casefold)),
     )
-
-
-def standings(
-    players: Iterable[str], sit_out: str, played: Sequence[BoardRound]
-) -> tuple[Standing, ...]:
-    """Every player's night, ranked by average per game (then points, then name): the one
-    ranking of a night, for its board and page and for the club's records of its nights.
-
-    A player's points are their side's total in each game they played (deals in progress too:
-    the board is live); a game counts once it has a deal. A round sat out (`sit_out`, as the
-    night was opened) is no game, or a game of 0 points. Players are named by the name they
-    came as.
-    """
-    points: dict[str, int] = {}
-    games: dict[str, int] = {}
-    wins: dict[str, int] = {}
-    out: dict[str, int] = {}
-    for name in players:
-        for kept in (points, games, wins, out):
-            kept.setdefault(name, 0)
-    for r in played:
-        for name in r.sitting_out:
-            out[name] += 1
-        for table in r.tables:
-            if not table.deals:
-                continue
-            for side, score in zip(table.sides, table.scores, strict=False):
-                for name in side:
-                    points[name] += score.total
-                    games[name] += 1
-                    wins[name] += score.won
-    counted = {n: games[n] + (0 if sit_out == NO_GAME else out[n]) for n in points}
-    rows = [Standing(None, n, points[n], counted[n], wins[n], out[n]) for n in points]
-    rows.sort(key=lambda s: (s.games == 0, -(s.points / s.games if s.games else 0), s.name))
-    ranked: list[Standing] = []
-    for place, s in enumerate(rows, 1):
-        # Equal averages share a rank, as the club's standings' equal figures do.
-        same = (
-            ranked
-            and ranked[-1].games
-            and s.games * ranked[-1].points == s.points * ranked[-1].games
-        )
-        rank = (ranked[-1].rank if same else place) if s.games else None
-        ranked.append(Standing(rank, s.name, s.points, s.games, s.wins, s.sat_out))
-    return tuple(ranked)

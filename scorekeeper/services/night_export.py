@@ -16,7 +16,20 @@ from scorekeeper.rules.terms import PARTNERS
 from scorekeeper.services import night_board
 from scorekeeper.services.records import one_decimal, to_cell
 
-STANDING_COLUMNS = ("rank", "player", "points", "games", "wins", "sat_out", "average")
+# The last two after the older ones (whose readers by position find them where they were): the
+# figure the night's rule ranks by (`night_ranking.RANKED_BY`: an average, total points or the score
+# with rounds sat out at the player's own average), and why a player is not ranked.
+STANDING_COLUMNS = (
+    "rank",
+    "player",
+    "points",
+    "games",
+    "wins",
+    "sat_out",
+    "average",
+    "score",
+    "not_ranked",
+)
 # Then side_1, side_1_total, side_2, ... for as many sides as the night's largest table, and won.
 TABLE_COLUMNS = ("round", "table", "deals")
 
@@ -33,6 +46,8 @@ def export_night(night: Night) -> str:
             s.wins,
             s.sat_out,
             one_decimal(s.points, s.games) if s.games else "",
+            "" if s.exact is None else one_decimal(s.exact.numerator, s.exact.denominator),
+            s.unranked,
         ]
         for s in view.standings
     ]

@@ -16,11 +16,13 @@ from sqlalchemy import select
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Night, NightPlayer, SavedRules
+from scorekeeper.plumbing.models.games import new_secret
 from scorekeeper.rules import PRESETS
 from scorekeeper.rules.terms import MAX_NAME
-from scorekeeper.services import games, nights
+from scorekeeper.services import games, night_place, night_ranking, nights
 from scorekeeper.services.members import split_names
 from scorekeeper.services.names import name_problem
+from scorekeeper.services.night_length import rounds_needed
 
 # Rounds seated and drawn again are night_rounds.py's, what the engine is asked for them
 # night_seating.py's; named here too, as the night's pages and the API know them.
@@ -85,11 +87,8 @@ BALANCED_RULING = (
     "nearest even. Balancing within each table keeps the tables spread as drawn, so partners "
     "may repeat where balance asks it."
 )
-NO_GAME, ZERO = "no game", "zero"
-SIT_OUTS = {
-    NO_GAME: "A round sat out is no game: players are ranked by their average per game played",
-    ZERO: "A round sat out counts as a game of 0 points",
-}
+# How a round sat out counts and how the night ranks: night_ranking.py's, named here too.
+NO_GAME, ZERO, SIT_OUTS = night_ranking.NO_GAME, night_ranking.ZERO, night_ranking.SIT_OUTS
 
 
 def open_night(
@@ -97,17 +96,19 @@ def open_night(
     member_ids: Sequence[int],
     guests: str,
     rules: SavedRules | str,
-    rounds: int,
+    rounds: int | None,
     partners: str,
     sit_out: str,
     shape: str = "",
     today: date | None = None,
+    ranking: str = night_ranking.DEFAULT,
 ) -> Night:
     """Tonight's night, its players and rules kept, no round seated yet; or NightRefused.
 
     `rules` is one of the club's saved rule sets or a preset's key; `shape` ("fours", "sixes",
     "singles") is the rules' own when not given: individual tables for every player for
-    themselves, else partnership tables of 4.
+    themselves, else partnership tables of 4. `rounds` None: as the night's schedule needs
+    (`night_length.rounds_needed`).
     """
     today = today or games.now().date()
     problems: list[tuple[str, str]] = []
@@ -127,6 +128,11 @@ def open_night(
         problems.append(("partners", "Individual tables have no partners to balance."))
     if sit_out not in SIT_OUTS:
         problems.append(("sit_out", f"A round sat out is no game or 0 points; not {sit_out!r}."))
+    if (why := night_ranking.refused(ranking, sit_out)) is not None:
+        problems.append(("ranking", why))
+    if rounds is None:  # left blank: as the schedule needs
+        players = len(dict.fromkeys(member_ids)) + len(split_names(guests))
+        rounds = rounds_needed(players, shape, partners)
     # The members, the guests, the rounds and whether this many can be seated: as the plan
     # of tonight's tables checks them, in its words.
     plan = nights.plan_for_tonight(
@@ -149,6 +155,8 @@ def open_night(
         partners=partners,
         rounds_planned=rounds,
         sit_out=sit_out,
+        ranking=ranking,
+        board_secret=new_secret(),  # its read-only link (services/night_links.py)
     )
     names = {m.id: m.name for m in club.members}
     for member_id in dict.fromkeys(member_ids):
@@ -201,6 +209,7 @@ def finish_night(night: Night) -> Night:
         raise still_playing(night)
     night.finished_at = games.now()
     night.version = Night.version + 1
+    night_place.touch_round(night.id, len(night.rounds))  # its phones: the night is over
     db.session.commit()
     return night
 

@@ -1,6 +1,6 @@
 """A club's nights as its records keep them (issue 29): every night asked, each ranked by the
-night's own standings (`night_board.standings`, the one ranking of a night), in two queries
-whatever the number of nights (one when there are none).
+night's own standings under its own rule (`night_ranking.standings`, the one ranking of a
+night), in two queries whatever the number of nights (one when there are none).
 
 The club's history lists its finished nights, a member's page the nights they played and the
 standings count night wins; which nights they ask is theirs to say (`services/standings.py`
@@ -21,13 +21,8 @@ from sqlalchemy.sql.elements import ColumnElement
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night, NightPlayer, NightRound
 from scorekeeper.services.games.words import rules_called
-from scorekeeper.services.night_board import (
-    Standing,
-    night_done,
-    rounds_from,
-    standings,
-    tables_of,
-)
+from scorekeeper.services.night_board import night_done, rounds_from, tables_of
+from scorekeeper.services.night_ranking import Standing, standings
 
 
 @dataclass(frozen=True)
@@ -50,8 +45,14 @@ class NightResult:
 
     @property
     def ranked(self) -> tuple[Standing, ...]:
-        """The players ranked: those who played a game."""
+        """The players ranked: those who played a game (under the night's rule: here for
+        enough of its rounds, under "half")."""
         return tuple(s for s in self.standings if s.rank is not None)
+
+    @property
+    def played(self) -> tuple[Standing, ...]:
+        """The players with a game counted, ranked or not (the history's count of players)."""
+        return tuple(s for s in self.standings if s.games)
 
     @property
     def winners(self) -> tuple[str, ...]:
@@ -80,6 +81,7 @@ def nights_within(club_id: int, conditions: Sequence[ColumnElement[bool]]) -> li
             Night.rules_name,
             Night.rounds_planned,
             Night.sit_out,
+            Night.ranking,
             Night.finished_at,
             NightPlayer.id,
             NightPlayer.member_id,
@@ -108,7 +110,7 @@ def nights_within(club_id: int, conditions: Sequence[ColumnElement[bool]]) -> li
 
 
 def _ranked(night_id: int, night: list[Any], players: list[Any], rows: list[Any]) -> NightResult:
-    played_on, ruleset, rules_name, planned, sit_out, finished_at = night
+    played_on, ruleset, rules_name, planned, sit_out, ranking, finished_at = night
     played = rounds_from(rows, {p: name for p, _, name in players})
     return NightResult(
         night_id,
@@ -117,7 +119,7 @@ def _ranked(night_id: int, night: list[Any], players: list[Any], rows: list[Any]
         rules_name,
         len(played),
         night_done(finished_at is not None, played, planned),
-        standings([name for _, _, name in players], sit_out, played),
+        standings([name for _, _, name in players], sit_out, played, ranking=ranking),
         tuple((name, m) for _, m, name in players if m is not None),
     )
 

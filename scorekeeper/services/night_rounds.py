@@ -24,7 +24,7 @@ from scorekeeper.plumbing.models import (
 )
 from scorekeeper.rules import Round, Table
 from scorekeeper.rules.terms import PARTNERS
-from scorekeeper.services import clubs, figures, games
+from scorekeeper.services import clubs, figures, games, night_place
 from scorekeeper.services.night_seating import (
     NightRefused,
     new_draw,
@@ -68,6 +68,8 @@ def seat_round(night: Night, drawn: int | None = None, number: int | None = None
         raise _drawn_meanwhile(number)
     try:
         _seat(night, number, next_round(night))
+        # The last round's phones are told where their players go next (night_place.py).
+        night_place.touch_round(night.id, number - 1)
         # Counted in the database: two phones changing the night at once both count.
         night.version = Night.version + 1
         db.session.commit()
@@ -120,6 +122,7 @@ def redraw_round(night: Night, drawn: int | None = None, number: int | None = No
     db.session.flush()
     try:
         _seat(night, number, planned)
+        night_place.touch_round(night.id, number - 1)  # their next places changed
         figures.refresh_member_days(night.club_id, [night.played_on])
         db.session.commit()
     except IntegrityError:

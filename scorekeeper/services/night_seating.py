@@ -130,6 +130,22 @@ def next_round(night: Night) -> Round:
     return _plan(_asked(night, night.rounds), seed_of(night, night.draw))
 
 
+def round_after(night: Night, rounds: Sequence[NightRound]) -> tuple[Round, bool]:
+    """The round after `rounds` (the night's, then rounds as they will be kept) as the engine
+    seats it at the night's draw, and whether a schedule says it rather than a draw made round
+    by round (movement cards print only those): a whist schedule's round, fixed pairs' round
+    robin with every player present paired, or fixed partners' round 1, which their pairs and
+    round robin follow."""
+    asked = _asked(night, rounds)
+    here = set(asked.present)
+    paired = {p for pair in asked.fixed_pairs if set(pair) <= here for p in pair}
+    scheduled = asked.shape is Shape.FOURS and (
+        asked.schedule_played is not None
+        or (night.partners == FIXED and (not asked.so_far or paired == here))
+    )
+    return _plan(asked, seed_of(night, night.draw)), scheduled
+
+
 def schedule_place(night: Night) -> SchedulePlace | None:
     """Where the next round stands in its group's whist schedule; None if it follows none."""
     if night.partners != ROTATING:

@@ -196,6 +196,7 @@ def _open_game(secret: str, game_id: int | None, values: dict) -> None:
     match links.open_link(secret, counted_address(), game_id):
         case links.Found(game_id, club_id, version):
             values["game_id"] = game_id
+            g.opened_game = game_id  # its link in hand: enough to score it (table_level)
             # For the live poll: whether anything changed, without reading the game again.
             g.game_club, g.live_version = club_id, version
         case links.TooManyMisses(retry_after):
@@ -231,14 +232,14 @@ def remember_game(game: Game) -> None:
 
 
 def my_games() -> list[Game]:
-    """The games this phone started or opened that it may still see, newest first."""
+    """The games this phone started or opened, newest first: it keeps their links, and a
+    game's link is enough to open it (club game or not: table_level)."""
     kept = session.get(GAMES, [])
     found = links.games_by_secret(kept if isinstance(kept, list) else [])
-    shown = [g for g in found if table_level(g.club) >= Level.READ]
     if len(found) < len(kept):
         # A game deleted since (or a malformed entry): dropped from the list for good.
         session[GAMES] = [g.secret for g in found]
-    return shown
+    return found
 
 
 def remember_side(game: Game, side: int) -> None:
@@ -327,19 +328,27 @@ def game_or_404(game_id: int) -> Game:
     return game
 
 
-def table_level(club: Club | None) -> Level:
-    """A casual game (no club) is open to whoever holds its link; a club game follows its club."""
-    return Level.TABLE if club is None else club_level(club)
+def table_level(club: Club | None, game_id: int | None = None) -> Level:
+    """The visitor's level for game `game_id` of this club (None: a casual game).
+
+    Holding a game's link is enough to score it, club game or not (issue 37): the game whose
+    secret opened this request (`open_game_link`) is at least TABLE. Nothing else of its club:
+    the club's pages, its table link and a new club game ask `club_level` alone.
+    """
+    level = Level.TABLE if club is None else club_level(club)
+    if game_id is not None and game_id == g.get("opened_game"):
+        return max(level, Level.TABLE)
+    return level
 
 
 def require_game(game: Game, needed: Level) -> Level:
     """The visitor's level for a game, or 404/403 if below what is needed."""
-    return require_table(game.club, needed)
+    return require_table(game.club, needed, game.id)
 
 
-def require_table(club: Club | None, needed: Level) -> Level:
-    """The visitor's level for a game of this club (None: a casual game), or 404/403."""
-    level = table_level(club)
+def require_table(club: Club | None, needed: Level, game_id: int | None = None) -> Level:
+    """The visitor's level for game `game_id` of this club (table_level), or 404/403."""
+    level = table_level(club, game_id)
     if level < needed:
         refuse(level)
     return level

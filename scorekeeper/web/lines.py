@@ -110,7 +110,7 @@ def _sent(game: Game, side: int, outcome: side_lines.Outcome):
         case deals.LimitReached(refusals):
             flash(" ".join(r.message for r in refusals), "error")
         case deals.NotAllowed():
-            refuse(table_level(game.club))
+            refuse(table_level(game.club, game.id))
         case side_lines.NoSuchSide():
             abort(404)
     return redirect(board)

@@ -28,9 +28,9 @@ bp = Blueprint("live", __name__)
 DEAL = re.compile(r"[1-9][0-9]{0,3}")
 
 
-def _require(club_id: int | None, needed: Level) -> Level:
-    """The visitor's level for a game of this club, or 404/403 (as for every game page)."""
-    return require_table(db.session.get(Club, club_id) if club_id else None, needed)
+def _require(game_id: int, club_id: int | None, needed: Level) -> Level:
+    """The visitor's level for this game of this club, or 404/403 (as for every game page)."""
+    return require_table(db.session.get(Club, club_id) if club_id else None, needed, game_id)
 
 
 def _device(value: str | None) -> str | None:
@@ -47,7 +47,7 @@ def game(game_id: int):
     query is all (a club game also reads its club, for who may look), and the answer an empty
     304. Only a changed game reads its deals, who is entering and the sides' lines.
     """
-    _require(g.game_club, Level.READ)
+    _require(game_id, g.game_club, Level.READ)
     etag = f"v{g.live_version}"
     # An answer that listed a phone entering is tagged "…e": a phone put away says nothing,
     # so whoever holds that answer is given a fresh one, without the name once it is stale.
@@ -77,7 +77,7 @@ def entering(game_id: int):
     row = live.game_row(game_id)
     if row is None:
         abort(404)
-    _require(row.club_id, Level.TABLE)
+    _require(game_id, row.club_id, Level.TABLE)
     device = _device(request.form.get("device"))
     deal = request.form.get("deal", "")
     if device is None or not DEAL.fullmatch(deal):

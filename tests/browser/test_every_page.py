@@ -463,6 +463,26 @@ NIGHT_FINISHED = night(NIGHT_ROUNDS, NIGHT_ROUNDS)
 NIGHT_BOARD = night(1, 1, "/board")
 
 
+def night_link(seated: int, played: int, suffix: str = "") -> Callable[[Page, World, object], None]:
+    """A night's read-only link (issue 37): its board (or `suffix`: /results), as anyone holding
+    the link sees it, signed in to nothing."""
+
+    def visit(page: Page, world: World, app) -> None:
+        night_id = demo_night(app, seated, played)
+        with app.app_context():
+            secret = db.session.get(Night, night_id).board_secret
+        load(page, f"/n/{secret}{suffix}")
+
+    return visit
+
+
+# The board link between rounds, and the results of a night every round of which was played.
+NIGHT_LINK_BOARD = night_link(1, 1)
+NIGHT_LINK_RESULTS = night_link(NIGHT_ROUNDS, NIGHT_ROUNDS, "/results")
+# Its movement cards (issue 37): twelve follow the whist schedule, round 1 seated.
+NIGHT_CARDS = night(1, 0, "/cards")
+
+
 def my_games(page: Page, world: World) -> None:
     """The home page of a phone that opened games from their links: its own games listed."""
     # Three in progress and two finished; the six sides' long names make the widest lines.
@@ -578,9 +598,14 @@ PAGES: dict[str, Callable] = {
     "club-night-plan-seated": as_organiser(C + "/nights/plan?{w.tonight}"),
     # A club night (issue 29): the form, round 1 playing, every round played, and the board.
     "club-night-new": as_organiser(C + "/nights/new"),
+    # The club's nights in one place (issue 37): in progress, open a night, the past.
+    "club-nights": as_organiser(C + "/nights"),
     "club-night-round-1": NIGHT_SEATED,
     "club-night-finished": NIGHT_FINISHED,
     "club-night-board": NIGHT_BOARD,
+    "night-link-board": NIGHT_LINK_BOARD,
+    "night-link-results": NIGHT_LINK_RESULTS,
+    "club-night-cards": NIGHT_CARDS,
     "club-import": as_organiser(C + "/import"),
     "club-game-choose-rules": as_organiser(C + "/games/new?choose=1"),
     # The demo club's default saved rule set: its form, filled in, with no choice to make.
@@ -611,6 +636,9 @@ NEEDS_APP = {
     NIGHT_SEATED,
     NIGHT_FINISHED,
     NIGHT_BOARD,
+    NIGHT_LINK_BOARD,
+    NIGHT_LINK_RESULTS,
+    NIGHT_CARDS,
 }
 
 

@@ -150,18 +150,17 @@ def test_the_organiser_opens_a_night_and_seats_round_one(organiser_phone, app):
     page.fill("#password", "table-for-four")
     page.get_by_role("button", name="Sign in").click()
     page.goto(f"{page.base}/clubs/{SLUG}/members")
-    page.get_by_role("navigation", name="Tuesday Club").get_by_role(
-        "link", name="Club night"
-    ).click()
+    page.get_by_role("navigation", name="Tuesday Club").get_by_role("link", name="Nights").click()
+    page.get_by_role("link", name="Open a night").click()
     for name in TWELVE[:9]:
         page.get_by_label(name, exact=True).check()
     page.get_by_label("Guests").fill("Zoe, Max, Sue")
-    page.get_by_label("Rounds").fill("2")
+    page.get_by_label("Rounds", exact=True).fill("2")
     page.get_by_label("A round sat out counts as a game of 0 points").check()
     check_axe(page)
     small = [f for f in page.evaluate(FIELD_SIZES) if f[1] < 16 or f[2] < 44]
     assert not small, small
-    page.get_by_role("button", name="Open tonight's night").click()
+    page.get_by_role("button", name="Open the night").click()
     expect(page.get_by_text("Tonight's night is open: 12 players. Seat round 1.")).to_be_visible()
     page.get_by_role("button", name="Seat round 1").click()
     expect(page.get_by_text("Round 1 seated: 3 tables' games started.")).to_be_visible()

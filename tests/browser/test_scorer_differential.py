@@ -1,4 +1,4 @@
-"""The phone's scorer (static/scorer.js, in real Chromium) against the engine, deal by deal.
+"""The phone's scorer (static/scorer.js, scorer_game.js) in real Chromium against the engine.
 
 For every preset, in games without house rules and in games with house rules drawn at random,
 at least 1,000 generated deals each (2 to 6 sides, as each rule set seats them): books of every
@@ -32,7 +32,10 @@ from scorekeeper.rules.stated import stated
 from scorekeeper.rules.terms import BOOK_KINDS, CARD_CATEGORIES
 from scorekeeper.services import games
 
-SCORER = Path(__file__).resolve().parents[2] / "static" / "scorer.js"
+# The engine's two scripts, in the order a page loads them (scorer_form.js only draws a form).
+SCORER = [
+    Path(__file__).resolve().parents[2] / "static" / n for n in ("scorer.js", "scorer_game.js")
+]
 DEALS_EACH = 1_000  # for each preset, with and without house rules
 NAMES = ["Us", "Them", "Ann & Bob", "Cat", "Zoë", "O'Brien", "North", "South"]
 
@@ -317,11 +320,12 @@ HARNESS = """text => {
 
 @pytest.fixture(scope="module")
 def scorer_page(browser):
-    """A blank page with static/scorer.js loaded, as a phone runs it (no server needed)."""
+    """A blank page with the phone's scorer loaded, as a phone runs it (no server needed)."""
     context = browser.new_context()
     page = context.new_page()
     page.set_content("<!doctype html><title>scorer</title>")
-    page.add_script_tag(content=SCORER.read_text())
+    for script in SCORER:
+        page.add_script_tag(content=script.read_text())
     yield page
     context.close()
 

@@ -140,9 +140,9 @@ def test_standings_read_on_a_phone(organiser_phone, app, club):
 
     # A heading sorts, even one out of view at first.
     region.evaluate("(el) => { el.scrollLeft = 0; }")
-    page.get_by_role("link", name="Out", exact=True).click()
+    page.get_by_role("link", name="Went out", exact=True).click()
     expect(page).to_have_url(re.compile(r"sort=went_out"))
-    expect(page.locator("table.standings th[aria-sort=descending]")).to_have_text("Out")
+    expect(page.locator("table.standings th[aria-sort=descending]")).to_have_text("Went out")
     went_out = [
         int(line.locator("td").nth(11).inner_text())
         for line in page.locator("table.standings tbody tr:not(.unranked)").all()

@@ -239,7 +239,7 @@ def test_a_first_place_shared_is_a_night_win_for_each():
             ((("Eve", "Fay"), 2000, True), (("Gus", "Hal"), 1200, False)),
         ),
     )
-    ranked = night_standings(EIGHT, "no game", played)
+    ranked = night_standings(EIGHT, "no game", played, ranking="half")
     assert [s.name for s in ranked if s.rank == 1] == ["Ann", "Bob", "Eve", "Fay"]
     result = night_results.NightResult(
         1, TODAY, "classic", None, 1, True, ranked, tuple((n, i) for i, n in enumerate(EIGHT))

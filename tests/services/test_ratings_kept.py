@@ -19,7 +19,7 @@ from scorekeeper.plumbing.models import Club, Rating, RatingStep
 from scorekeeper.services import clubs, deals, figures, games, recompute
 from scorekeeper.services.access import Level
 from scorekeeper.services.games import SideSetup
-from scorekeeper.services.ratings import kept, model
+from scorekeeper.services.ratings import folding, kept, model
 from scorekeeper.services.ratings.model import Skill
 
 from ._support import NOTHING, ONE_CLEAN, entries
@@ -286,7 +286,7 @@ def test_a_fold_that_fails_is_folded_again_at_the_next_commit_and_leaves_nothing
 ):
     play(four, *GAMES[0])
     play(four, *GAMES[1])
-    fold = kept._fold
+    fold = folding._fold
     failures = []
 
     def fails_once_midway(club_id, scope, games_, state, first):
@@ -296,7 +296,7 @@ def test_a_fold_that_fails_is_folded_again_at_the_next_commit_and_leaves_nothing
             raise RuntimeError("the database went away")
         return rows
 
-    monkeypatch.setattr(kept, "_fold", fails_once_midway)
+    monkeypatch.setattr(folding, "_fold", fails_once_midway)
     with pytest.raises(RuntimeError):
         play(four, *GAMES[2])
     # A caller that carries on and commits again: the game is kept, and so are its ratings.

@@ -10,6 +10,7 @@ from scorekeeper import rules as engine
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game
 from scorekeeper.rules import Refusal
+from scorekeeper.services import night_place
 from scorekeeper.services.games.loading import get_game
 from scorekeeper.services.games.replay import same_rules, seats_of
 from scorekeeper.services.games.starting import GameRefused, SideSetup, start_game
@@ -26,7 +27,8 @@ class NextGame:
 
 
 def play_again(game: Game, started_by: str | None = None) -> NextGame:
-    """The table's next game after a finished one, or GameRefused if it is not over.
+    """The table's next game after a finished one, or GameRefused if it is not over or is a
+    club night's game (its night seats the next round: `night_game`).
 
     A finished game has one next game: the first tap, on any phone, starts it; every later tap
     opens it. The same sides and players (a club's members stay those members), rules, decks
@@ -34,6 +36,9 @@ def play_again(game: Game, started_by: str | None = None) -> NextGame:
     left: the new game's first dealer sits after the last deal's dealer. `started_by` is the
     phone's name, which the table's other phones are shown.
     """
+    refused = night_game(game)
+    if refused:
+        raise GameRefused([Refusal(None, "game", refused)])
     if game.finished_at is None:
         message = "This game is not over yet: finish it before playing again."
         raise GameRefused([Refusal(None, "game", message)])
@@ -84,6 +89,19 @@ def play_again(game: Game, started_by: str | None = None) -> NextGame:
         return found
     db.session.commit()
     return NextGame(again, started_by, True)
+
+
+def night_game(game: Game) -> str:
+    """Why a club night's game is not played again, in words ("" for any other game): its
+    night seats the next round, and a game started here would be outside the night."""
+    place = night_place.live_place(game.id) if game.club_id is not None else None
+    if place is None:
+        return ""
+    return (
+        f"This game is table {place.table} of round {place.round} at the club night of "
+        f"{night_place.day_of(place.played_on)}: the night seats its players' next games, "
+        "so Play again starts none (it would be a game outside the night)."
+    )
 
 
 def next_game_of(game: Game, lock: bool = False) -> NextGame | None:

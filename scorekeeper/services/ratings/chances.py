@@ -14,7 +14,7 @@ from sqlalchemy import and_, or_, select
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Rating
-from scorekeeper.services.ratings import kept, model
+from scorekeeper.services.ratings import kept, model, scopes
 from scorekeeper.services.ratings.kept import Who
 from scorekeeper.services.ratings.model import Skill
 
@@ -23,7 +23,7 @@ K = TypeVar("K", bound=Hashable)
 
 def who_of(player: Any) -> Who:
     """Who a game's player is to the ratings: a member by id, a guest by name (as kept rates)."""
-    return kept._who(player)  # the one definition, shared so both read a player alike
+    return scopes._who(player)  # the one definition, shared so both read a player alike
 
 
 def skills_of(club_id: int, players: Iterable[Who]) -> dict[Who, Skill]:

@@ -13,10 +13,11 @@ from scorekeeper.plumbing.models import Club
 from scorekeeper.rules import Refusal
 from scorekeeper.services import clubs, games, standings
 from scorekeeper.web.access import Level, require
+from scorekeeper.web.api.club_shapes import STANDINGS_GAMES, STANDINGS_QUERY
 from scorekeeper.web.api.figures import Unfit
 from scorekeeper.web.api.operations import TABLE_CODE, TOO_MANY, answer, errors, route
 from scorekeeper.web.api.refusals import stop
-from scorekeeper.web.api.shapes import STANDINGS_GAMES, STANDINGS_QUERY, ref
+from scorekeeper.web.api.shapes import ref
 
 NO_CLUB = errors("No club with that slug, or a private club asked without its X-Table-Code")
 

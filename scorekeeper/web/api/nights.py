@@ -15,14 +15,20 @@ from flask import abort, jsonify, request, url_for
 
 from scorekeeper.plumbing.models import Club, Night, SavedRules
 from scorekeeper.rules import Refusal
-from scorekeeper.rules.terms import PARTNERS
-from scorekeeper.services import clubs, links, night_board, night_play
-from scorekeeper.services.access import TO_ENTER, may_run_nights
-from scorekeeper.services.games.words import rules_called
+from scorekeeper.services import clubs, night_play
+from scorekeeper.services.access import may_run_nights
 from scorekeeper.services.members import split_names
 from scorekeeper.services.ratings import kept, model
 from scorekeeper.web.access import Level, refuse, require
+from scorekeeper.web.api.club_shapes import (
+    NIGHT_BODY,
+    NIGHT_SEAT,
+    NIGHT_SETUP,
+    NIGHTS_QUERY,
+    SEAT_BODY,
+)
 from scorekeeper.web.api.figures import Unfit
+from scorekeeper.web.api.night_state import night_answer, night_brief
 from scorekeeper.web.api.operations import (
     POINTERS,
     TABLE_CODE,
@@ -33,15 +39,7 @@ from scorekeeper.web.api.operations import (
 )
 from scorekeeper.web.api.reading import body
 from scorekeeper.web.api.refusals import refused, stop
-from scorekeeper.web.api.shapes import (
-    NIGHT_BODY,
-    NIGHT_SEAT,
-    NIGHT_SETUP,
-    NIGHTS_QUERY,
-    SEAT_BODY,
-    ref,
-)
-from scorekeeper.web.sharing import base_url
+from scorekeeper.web.api.shapes import ref
 
 NO_CLUB = errors(
     "No club with that slug, or a private club asked without its X-Table-Code or an "
@@ -120,7 +118,7 @@ def club_nights(slug: str):
         most = NIGHTS_QUERY.read(request.args, "limit")
     except Unfit as exc:
         stop(exc.refusals)
-    return jsonify([_brief(night, slug) for night in night_play.nights_of(club, most)])
+    return jsonify([night_brief(night, slug) for night in night_play.nights_of(club, most)])
 
 
 @route(
@@ -140,7 +138,7 @@ def club_nights(slug: str):
 def club_night(slug: str, night_id: int):
     """One night of the club, as its page shows it."""
     club, level = _club(slug, Level.TABLE)
-    return jsonify(_night_answer(_night(club, night_id), slug, level))
+    return jsonify(night_answer(_night(club, night_id), slug, level))
 
 
 @route(
@@ -161,7 +159,8 @@ def club_night(slug: str, night_id: int):
             "The night cannot be opened as asked: each error names the figure and why (a "
             "member not the club's, a guest who is a member, 99 rounds, too many or too few "
             "players for the tables, rules the tables cannot seat, ruleset and saved_rules "
-            f"both or neither). {POINTERS}: /members, /guests/2, /rounds, /saved_rules"
+            "both or neither, a ranking not offered or own_average with a round sat out as 0 "
+            f"points). {POINTERS}: /members, /guests/2, /rounds, /saved_rules, /ranking"
         ),
     },
 )
@@ -173,7 +172,8 @@ def start_night(slug: str):
         members = NIGHT_SETUP.read(data, "members")
         guests = _guests(data)
         rules, rules_field = _rules(data, club)
-        asked = {name: NIGHT_SETUP.read(data, name) for name in ("rounds", "partners", "sit_out")}
+        figures = ("rounds", "partners", "sit_out", "ranking")
+        asked = {name: NIGHT_SETUP.read(data, name) for name in figures}
         shape = NIGHT_SETUP.read(data, "shape") or ""
         night = night_play.open_night(
             club,
@@ -184,6 +184,7 @@ def start_night(slug: str):
             asked["partners"],
             asked["sit_out"],
             shape,
+            ranking=asked["ranking"],
         )
     except Unfit as exc:
         return refused(exc.refusals, into=NIGHT_BODY, sent=data)
@@ -191,7 +192,7 @@ def start_night(slug: str):
         named = {"rules": rules_field}
         said = [Refusal(None, named.get(field, field), words) for field, words in exc.problems]
         return refused(said, into=NIGHT_BODY, sent=data)
-    response = jsonify(_night_answer(night, slug, level))
+    response = jsonify(night_answer(night, slug, level))
     response.headers["Location"] = url_for(".night", slug=slug, night_id=night.id)
     return response, 201
 
@@ -242,7 +243,7 @@ def seat_round(slug: str, night_id: int):
         return refused(said, into=SEAT_BODY, sent=data)
     except night_play.NightRefused as exc:
         return refused([Refusal(None, field, words) for field, words in exc.problems], 409)
-    response = jsonify(_night_answer(night, slug, level))
+    response = jsonify(night_answer(night, slug, level))
     response.headers["Location"] = url_for(".night", slug=slug, night_id=night.id)
     return response, 201
 
@@ -307,121 +308,3 @@ def _rules(data: dict[str, Any], club: Club) -> tuple[SavedRules | str, str]:
     if saved is None:
         raise Unfit([Refusal(None, "saved_rules", f"The club has no saved rule set {saved_id}.")])
     return saved, "saved_rules"
-
-
-def _brief(night: Night, slug: str) -> dict[str, Any]:
-    """A night as a list shows it."""
-    return {**_about(night, slug), "players": len(night.players)}
-
-
-def _about(night: Night, slug: str) -> dict[str, Any]:
-    """What a night is: its date, rules, tables, partners and rounds."""
-    return {
-        "id": night.id,
-        "url": url_for(".night", slug=slug, night_id=night.id),
-        "played_on": night.played_on.isoformat(),
-        "rules_called": rules_called(night.rules_name, night.ruleset),
-        "ruleset": night.ruleset,
-        "saved_rules_id": night.saved_rules_id,
-        "shape": night.shape,
-        "partners": night.partners,
-        "sit_out": night.sit_out,
-        "rounds_planned": night.rounds_planned,
-        "rounds_seated": len(night.rounds),
-        "finished_at": night.finished_at.isoformat() if night.finished_at else None,
-    }
-
-
-def _night_answer(night: Night, slug: str, level: Level) -> dict[str, Any]:
-    """The night as its page shows it; its games' keys only to those who may score them."""
-    view = night_board.night_view(night)
-    scoring = level >= TO_ENTER
-    return {
-        **_about(night, slug),
-        "may_run": may_run_nights(night.club, level),
-        "draw": night.draw,
-        "sit_out_rule": view.sit_out_rule,
-        "players": [
-            {
-                "id": p.id,
-                "name": p.name,
-                "member_id": p.member_id,
-                "from_round": p.from_round,
-                "left_after": p.left_after,
-                "here": p.left_after is None,
-            }
-            for p in night.players
-        ],
-        "rounds": [
-            {
-                "number": r.number,
-                "tables": [_table(t, scoring) for t in r.tables],
-                "sitting_out": list(r.sitting_out),
-            }
-            for r in view.rounds
-        ],
-        "round_over": view.round_over,
-        "done": view.done,
-        "standings": [
-            {
-                "rank": s.rank,
-                "name": s.name,
-                "points": s.points,
-                "games": s.games,
-                "wins": s.wins,
-                "sat_out": s.sat_out,
-                "average": s.average,
-            }
-            for s in view.standings
-        ],
-        "next_round": _seating(view.next_round) if view.next_round is not None else None,
-        "why_no_next": view.why_no_next or None,
-    }
-
-
-def _table(table: night_board.BoardTable, scoring: bool) -> dict[str, Any]:
-    """A table of a round: its sides, their totals, and its game for those who may score it."""
-    scores, chances = dict(enumerate(table.scores)), dict(enumerate(table.chances))
-    game = None
-    if scoring and table.secret is not None and table.game_id is not None:
-        path = links.LINK_PREFIX + table.secret
-        game = {
-            "id": table.game_id,
-            "key": table.secret,
-            "url": path,
-            "link": base_url().rstrip("/") + path,
-        }
-    return {
-        "number": table.number,
-        "title": table.title,
-        "sides": [
-            {
-                "name": PARTNERS.join(side),
-                "players": list(side),
-                "total": scores[i].total if i in scores else None,
-                "won": scores[i].won if i in scores else False,
-                "chance": chances[i] if i in chances else None,
-            }
-            for i, side in enumerate(table.sides)
-        ],
-        "deals": table.deals,
-        "finished": table.finished,
-        "game": game,
-    }
-
-
-def _seating(planned: night_board.BoardRound) -> dict[str, Any]:
-    """The next round as the engine seats it now."""
-    return {
-        "number": planned.number,
-        "tables": [
-            {
-                "number": t.number,
-                "title": t.title,
-                "sides": [list(side) for side in t.sides],
-                "chances": list(t.chances),
-            }
-            for t in planned.tables
-        ],
-        "sitting_out": list(planned.sitting_out),
-    }

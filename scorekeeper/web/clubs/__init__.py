@@ -9,9 +9,12 @@ seasons    the club's seasons
 settings   name, visibility, ranking threshold, the table link and organisers
 table_card the table link's QR code, its printable table card, a new link once confirmed
 nights     tonight's tables seated from the members present (issue 29), nothing saved
-night_pages a club night kept: a new night, its page (tables, table cards, Seat round N,
-           players come and gone) and its board, live
+night_hub  the club's nights (in progress, open a night, past) and a new night's form
+night_pages a club night kept: its page (tables, table cards, Seat round N, players come and
+           gone; once over, its results) and its board, live
+night_checkin players checking themselves in from their phone, and an organiser's undo
 night_exports a club night's results as CSV
+night_cards a club night's movement cards: each player's and each table's rounds, to print
 records    the club's games, deals and standings as CSV, and a deals file read back in
 rule_sets  the club's own rule sets, their default and rule cards
 filters    which games the standings, history and exports count
@@ -65,7 +68,10 @@ def club_helpers():
 # The views add their routes to bp as they are imported, so they come after it.
 from scorekeeper.web.clubs import (  # noqa: E402, F401
     members,
+    night_cards,
+    night_checkin,
     night_exports,
+    night_hub,
     night_pages,
     nights,
     overview,

@@ -22,6 +22,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional
 from scorekeeper.rules import RuleSet
 from scorekeeper.rules.nights import MOST_ROUNDS
 from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME, MAX_SLUG, MIN_SLUG
+from scorekeeper.services.night_checkin import SELF_CHECK_IN
 from scorekeeper.services.standings import SORTS
 from scorekeeper.web.forms import VisibleName, house_rule_fields
 
@@ -56,6 +57,7 @@ class SettingsForm(FlaskForm):
         validators=[NumberRange(min=0, max=1000, message="Between 0 and 1,000 games.")],
     )
     tables_run_nights = BooleanField("Phones holding the table link may open and run club nights")
+    self_check_in = BooleanField(SELF_CHECK_IN)
     # Any value is taken here: services/clubs.update_settings refuses one it does not know, in
     # words naming this field (a select's own "Not a valid choice" would not).
     standings_sort = SelectField(

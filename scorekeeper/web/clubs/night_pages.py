@@ -1,5 +1,7 @@
-"""A club night kept (issue 29): a new night, the night's page (its rounds' tables with their
-table cards, Seat round N, players come and gone) and the night board for the room.
+"""A club night kept (issue 29): the night's page (its rounds' tables with their table cards,
+Seat round N, players come and gone; once over, its results alone) and the night board for the
+room. The club's nights and a new night's form: `night_hub.py`; checking in from a phone:
+`night_checkin.py`.
 
 Organisers open and run a night, and so do phones holding the club's table link where the club
 allows it (`services/access.may_run_nights`: seat rounds, draw a seating again, players come and
@@ -12,33 +14,20 @@ from __future__ import annotations
 
 from flask import abort, current_app, flash, g, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, RadioField, StringField
+from wtforms import IntegerField, StringField
 from wtforms.validators import Optional
 
 from scorekeeper.plumbing.models import Club, Night
-from scorekeeper.rules import PRESETS
-from scorekeeper.rules.whist import whist_sizes
-from scorekeeper.services import clubs, night_board, night_play, nights
+from scorekeeper.services import night_board, night_checkin, night_play
 from scorekeeper.services.access import may_run_nights
 from scorekeeper.web.access import Level, refuse
 from scorekeeper.web.clubs import bp, club_or_404
-from scorekeeper.web.clubs.forms import TonightFields
-from scorekeeper.web.errors import refilled_when_expired
 from scorekeeper.web.forms import ActionForm
 from scorekeeper.web.sharing import LABEL
 
-SAVED = "saved-"  # a saved rule set's value among the rules offered: "saved-<id>"
 # How often the board asks whether anything changed (ms): a deal saved shows within 2 s.
 BOARD_POLL = 1000
 EXPIRED = "The page had expired: press the button again."
-
-
-class NightForm(TonightFields, FlaskForm):
-    """Tonight's night: who is here, the rules, the tables, rounds, partners, sit-outs."""
-
-    rules = RadioField("Rules", validate_choice=False)
-    partners = RadioField("Partners", choices=list(night_play.PARTNERS_MODES.items()))
-    sit_out = RadioField("A round sat out", choices=list(night_play.SIT_OUTS.items()))
 
 
 class ComeForm(FlaskForm):
@@ -46,42 +35,6 @@ class ComeForm(FlaskForm):
 
     member = IntegerField("Member", validators=[Optional()])
     guest = StringField("Or a guest's name", render_kw={"autocapitalize": "words"})
-
-
-@bp.route("/<slug>/nights/new", methods=["GET", "POST"])
-@refilled_when_expired
-def night_new(slug: str):
-    """The form of a new night; sent, the night kept and its page (or 422 with why not)."""
-    club, _ = _runner(slug)
-    form = _night_form(club)
-    if form.validate_on_submit():
-        try:
-            night = night_play.open_night(
-                club,
-                form.members.data or [],
-                form.guests.data or "",
-                _rules_asked(club, form.rules.data or ""),
-                form.rounds.data or 0,
-                form.partners.data or "",
-                form.sit_out.data or "",
-                form.shape.data or "",
-            )
-        except night_play.NightRefused as refused:
-            _place(form, refused.problems)
-        else:
-            flash(f"Tonight's night is open: {len(night.players)} players. Seat round 1.")
-            return redirect(url_for(".night", slug=slug, night_id=night.id))
-    status = 422 if request.method == "POST" else 200
-    recent = night_play.nights_of(club)
-    page = render_template(
-        "clubs/night_new.html",
-        club=club,
-        form=form,
-        recent=recent,
-        whist_sizes=whist_sizes(),
-        balanced_ruling=night_play.BALANCED_RULING,
-    )
-    return page, status
 
 
 @bp.get("/<slug>/nights/<int:night_id>")
@@ -216,6 +169,10 @@ def _night_page(club: Club, found: Night, level: Level, problems: list[str] | No
         absent=[m for m in club.members if not m.archived and m.id not in here],
         qr_label=LABEL,
         balanced_ruling=night_play.BALANCED_RULING,
+        # Players checked in from their own phones (issue 37): listed for the organisers to
+        # undo; "I'm here" offered to a table-link phone where the club allows it.
+        by_self=night_checkin.by_self(found),
+        check_in=night_checkin.may_check_in(club, level) and level < Level.ORGANISER,
     )
     return page, 422 if problems else 200
 
@@ -252,30 +209,3 @@ def _night_or_404(club: Club, night_id: int) -> Night:
     if found is None:
         abort(404)
     return found
-
-
-def _night_form(club: Club) -> NightForm:
-    form = NightForm(shape="", rounds=nights.DEFAULT_ROUNDS, partners="rotating", sit_out="no game")
-    form.members.choices = [(m.id, m.name) for m in club.members if not m.archived]
-    saved = [(f"{SAVED}{r.id}", r.name) for r in club.saved_rules]
-    form.rules.choices = saved + [(key, p.name) for key, p in PRESETS.items()]
-    default = clubs.default_rules(club)
-    if request.method == "GET":
-        form.rules.data = f"{SAVED}{default.id}" if default else "classic"
-    form.shape.choices = [("", "As the rules seat players")] + [
-        (key, words) for key, (_, words) in nights.SHAPES.items()
-    ]
-    return form
-
-
-def _rules_asked(club: Club, value: str):
-    """The saved rule set or preset key the form named (an unknown one is refused by name)."""
-    if value.startswith(SAVED) and value[len(SAVED) :].isdigit():
-        saved = clubs.saved_rules(club, int(value[len(SAVED) :]))
-        return saved if saved is not None else value
-    return value
-
-
-def _place(form: NightForm, problems) -> None:
-    for field, words in problems:
-        form[field if field in form else "members"].errors.append(words)

@@ -5,13 +5,14 @@ from __future__ import annotations
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import login_required
 
-from scorekeeper.services import clubs, creations
+from scorekeeper.services import clubs, creations, night_place
 from scorekeeper.services import standings as club_standings
 from scorekeeper.web.access import (
     MY_TABLES_KEPT,
     Level,
     code_matches,
     holds_table_link,
+    my_games,
     organiser,
     remember_table,
 )
@@ -70,9 +71,13 @@ def table_link(slug: str, code: str):
         # Scanned again at the next club night: the phone keeps it already, straight on.
         return redirect(url_for(".overview", slug=slug))
     form = ActionForm()
+    # A night in progress comes first: the table link's page leads to it (issue 37).
+    tonight = night_place.tonight(club.id)
     if form.validate_on_submit():
         remember_table(club)
         flash(f"This phone can now start games and enter deals for {club.name}.")
+        if request.form.get("then") == "night" and tonight is not None:
+            return redirect(url_for(".night", slug=slug, night_id=tonight.night_id))
         if request.form.get("then") == "start":
             return redirect(url_for("games.new_club_game", slug=slug))
         return redirect(url_for(".overview", slug=slug))
@@ -83,6 +88,7 @@ def table_link(slug: str, code: str):
         form=form,
         tables_kept=MY_TABLES_KEPT,
         default=clubs.default_rules(club),
+        tonight=tonight,
     ), status
 
 
@@ -96,6 +102,7 @@ def overview(slug: str):
     ranked = club_standings.standings(club, chosen, sort)
     recent, _ = club_standings.history(club, club_standings.Filters())
     playing = club_standings.in_progress(club) if level >= Level.TABLE else []
+    tonight, places, outside = _night_first(club, level, playing)
     return render_template(
         "clubs/overview.html",
         club=club,
@@ -108,4 +115,20 @@ def overview(slug: str):
         recent=recent[:5],
         playing=playing,
         filters=chosen,
+        tonight=tonight,
+        places=places,
+        outside=outside,
     )
+
+
+def _night_first(club, level: Level, playing: list) -> tuple:
+    """The club's night in progress (with this phone's table in it), each game in progress
+    that is a night's table (round, table), and whether a game started here is to be worded
+    as outside the night: while a night plays, or on a phone whose last game was a night's."""
+    if level < Level.TABLE:
+        return None, {}, False
+    mine = my_games()
+    last = mine[0] if mine and mine[0].club_id == club.id else None
+    tonight = night_place.tonight(club.id, [g.secret for g in mine])
+    places = night_place.places_of([g.id for g in playing] + ([last.id] if last else []))
+    return tonight, places, tonight is not None or (last is not None and last.id in places)

@@ -29,6 +29,7 @@ def settings(slug: str):
                 public=form.public.data,
                 min_games=form.min_games.data,
                 tables_run_nights=form.tables_run_nights.data,
+                self_check_in=form.self_check_in.data,
                 standings_sort=form.standings_sort.data,
             )
         except clubs.SortRefused as exc:
@@ -56,6 +57,7 @@ def settings_form(club: Club) -> SettingsForm:
         "public": club.standings_public,
         "min_games": club.min_games_ranked,
         "tables_run_nights": club.tables_run_nights,
+        "self_check_in": club.self_check_in,
         "standings_sort": club.standings_sort,
     }
     return SettingsForm(data=current)

@@ -6,6 +6,7 @@ starting    a new game: the rule set, the sides, the house rules
 scoreboard  the scoreboard (services/game_view.py read into its page), who deals first, Play
             again, a casual table's own rules remembered, deleting a game, the old addresses
 entering    the whole deal's form, correcting a deal, a stale form's conflict, the preview
+tonight     a club night's game: the links to its night's board and results
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ bp.add_app_template_global(default_sender, "default_sender")
 
 
 # The views add their routes to bp as they are imported, so they come after it.
-from scorekeeper.web.games import entering, scoreboard, starting  # noqa: E402, F401
+from scorekeeper.web.games import entering, scoreboard, starting, tonight  # noqa: E402, F401
 from scorekeeper.web.games.scoreboard import deal_pages, deal_url, moved  # noqa: E402
 
 __all__ = [

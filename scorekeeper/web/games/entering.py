@@ -107,7 +107,7 @@ def _entered(game: Game, form: DealForm, outcome: deals.Outcome):
             flash(" ".join(r.message for r in refusals), "error")
             return redirect(url_for(".scoreboard", secret=game.secret))
         case deals.NotAllowed():
-            refuse(table_level(game.club))
+            refuse(table_level(game.club, game.id))
     return redirect(board)
 
 

@@ -15,6 +15,7 @@ from scorekeeper.services.game_view import game_view
 from scorekeeper.services.ratings.chances import game_chances
 from scorekeeper.web.access import (
     Level,
+    club_level,
     forget_rules,
     game_or_404,
     refuse,
@@ -93,7 +94,8 @@ def _scoreboard_page(game: Game, level: Level, problems: Sequence[str] = (), sta
         dealers=[dealer.player for dealer in view.dealers],
         first_dealer_form=choose,
         problems=problems,
-        may_start=level >= Level.TABLE,
+        may_start=_may_start(game, level) and view.night_place is None,
+        night=view.night_place,
         summary=games.summary_text(game) if view.finished else None,
         rules_link=_rules_link(game),
         lines=view.lines,
@@ -106,6 +108,14 @@ def _scoreboard_page(game: Game, level: Level, problems: Sequence[str] = (), sta
         # Before deal 1 of a club game: each side's chance from the club's kept ratings.
         chances=game_chances(game),
     ), status
+
+
+def _may_start(game: Game, level: Level) -> bool:
+    """Whether this phone may start the table's next game: a casual game's link; a club game,
+    as starting any club game, the club's table link (the game's own link scores it, no more)."""
+    if game.club is None:
+        return level >= Level.TABLE
+    return club_level(game.club) >= Level.TABLE
 
 
 def _deals_page_url(game: Game, deals_to: int | None) -> str | None:
@@ -157,6 +167,8 @@ def play_again(game_id: int):
     game = game_or_404(game_id)
     # As starting a club game: the club's table link; a casual game, its own link.
     level = require_game(game, Level.TABLE)
+    if game.next_game_id is None and not _may_start(game, level):
+        refuse(level)
     if not ActionForm().validate_on_submit():
         return redirect(url_for(".scoreboard", secret=game.secret))
     # A new game counts toward the address's allowance (one finished in a deal could otherwise

@@ -10,7 +10,7 @@ from scorekeeper import rules as engine
 from scorekeeper.plumbing.models import Club
 from scorekeeper.rules import Refusal
 from scorekeeper.rules.terms import PARTNERS
-from scorekeeper.services import clubs, creations, games
+from scorekeeper.services import clubs, creations, games, night_place
 from scorekeeper.web.access import Level, my_games, remember_game, require
 from scorekeeper.web.creating import too_many
 from scorekeeper.web.errors import refilled_when_expired
@@ -97,7 +97,19 @@ def _new_game(club: Club | None):
         seats=seats(rules),
         most_seats=most_seats(rules),
         last=last if seated else None,
+        **(_outside_the_night(club) if club else {}),
     ), status
+
+
+def _outside_the_night(club: Club) -> dict:
+    """A club game started while the club's night plays, or on a phone whose last game was a
+    night's, is said to be outside the night (issue 37): the night seats its own tables."""
+    mine = my_games()
+    last = mine[0] if mine and mine[0].club_id == club.id else None
+    return {
+        "tonight": night_place.tonight(club.id),
+        "last_at_night": last is not None and bool(night_place.places_of([last.id])),
+    }
 
 
 def _saved_rules_asked(club: Club | None):

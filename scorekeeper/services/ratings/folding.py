@@ -1,0 +1,274 @@
+"""A scope's ratings folded from its games, game by game, and a whole club rebuilt.
+
+A scope's ratings are folded game by game with `model.rate`, from the sides' final totals
+(places, ties shared); two guests of one name in one game: the later side's result stands.
+Each game rated leaves a step per player (a chart's point) and the scope's ratings after the
+last. `kept.py` says when a scope is folded again (from the earliest place that changed);
+`recompute_club` rebuilds a club from its games and counts the rows that differed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import delete, func, insert, or_, select, update
+
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Club, Game, Rating, RatingStep, Season
+from scorekeeper.services.ratings import model
+from scorekeeper.services.ratings.model import Skill
+from scorekeeper.services.ratings.scopes import (
+    Kept,
+    Who,
+    _games_in,
+    _in_order,
+    _who,
+    scopes_of,
+)
+
+# Stored and recomputed figures closer than this are the same rating (doubles on both
+# databases hold the model's figures exactly; the tolerance only forgives a last bit).
+TOLERANCE = 1e-9
+
+
+# --- folding ------------------------------------------------------------------------------
+
+
+def _fold(
+    club_id: int, scope: str, games: Sequence[Game], state: dict[Who, Kept], first: int
+) -> list[dict[str, Any]]:
+    """Rate each game in turn onto `state` (changed in place); the steps, as rows to insert."""
+    steps = []
+    for position, game in enumerate(games, start=first):
+        sides = [[_who(p) for p in side.players] for side in game.sides]
+        if len(sides) < 2 or not all(sides):
+            continue  # nothing a rating can be made from; its place is kept all the same
+        before = [[state.get(who, Kept(model.NEW, 0)).skill for who in side] for side in sides]
+        after = model.rate(before, [side.final_total for side in game.sides])
+        rated: dict[Who, Skill] = {}
+        for whos, skills in zip(sides, after, strict=True):
+            rated.update(zip(whos, skills, strict=True))
+        for who, skill in rated.items():
+            state[who] = Kept(skill, state.get(who, Kept(model.NEW, 0)).games + 1)
+            steps.append(
+                {
+                    "club_id": club_id,
+                    "scope": scope,
+                    "position": position,
+                    "game_id": game.id,
+                    "member_id": who[0],
+                    "guest": who[1],
+                    "played_on": game.played_on,
+                    "mu": skill.mu,
+                    "sigma": skill.sigma,
+                }
+            )
+    return steps
+
+
+def _rows(club_id: int, scope: str, state: dict[Who, Kept]) -> list[dict[str, Any]]:
+    return [
+        {
+            "club_id": club_id,
+            "scope": scope,
+            "member_id": who[0],
+            "guest": who[1],
+            "mu": kept.skill.mu,
+            "sigma": kept.skill.sigma,
+            "games": kept.games,
+        }
+        for who, kept in state.items()
+    ]
+
+
+def _insert(model_: Any, rows: list[dict[str, Any]]) -> None:
+    if rows:
+        db.session.execute(insert(model_), rows)
+
+
+def _state_before(club_id: int, scope: str, position: int) -> dict[Who, Kept]:
+    """Every player's rating before the game at `position`: their last step before it."""
+    who = (RatingStep.member_id, RatingStep.guest)
+    ranked = (
+        select(
+            *who,
+            RatingStep.mu,
+            RatingStep.sigma,
+            func.row_number()
+            .over(partition_by=who, order_by=RatingStep.position.desc())
+            .label("n"),
+            func.count().over(partition_by=who).label("games"),
+        )
+        .where(
+            RatingStep.club_id == club_id,
+            RatingStep.scope == scope,
+            RatingStep.position < position,
+        )
+        .subquery()
+    )
+    query = select(ranked.c.member_id, ranked.c.guest, ranked.c.mu, ranked.c.sigma, ranked.c.games)
+    rows = db.session.execute(query.where(ranked.c.n == 1))
+    return {(m, g): Kept(Skill(mu, sigma), games) for m, g, mu, sigma, games in rows}
+
+
+def _refold(
+    club_id: int,
+    scope: str,
+    position: int,
+    seasons: Sequence[Season],
+    *,
+    left: bool,
+    newest: Game | None = None,
+) -> None:
+    """Fold a scope again from the game at `position` on, on the ratings before it; `left`: a
+    game rated there left its place (corrected, un-finished, deleted), so its rating goes too;
+    `newest`: the one game marked, if it is the only game from `position` on (not read again)."""
+    conditions = _games_in(club_id, scope, seasons)
+    if conditions is None:
+        forget_scope(club_id, scope)
+        return
+    where = (RatingStep.club_id == club_id, RatingStep.scope == scope)
+    last = db.session.execute(select(func.max(RatingStep.position)).where(*where)).scalar() or 0
+    if position > last + 1:
+        # Games before this place have no steps (played before 0016 made the tables, and no
+        # `flask recompute` since): folded from the first of them, the ratings read from steps.
+        position, left = last + 1, True
+    if not left and position > last:
+        # The newest game(s): their players' ratings now are the ratings before them.
+        games = [newest] if newest is not None else _in_order(conditions, position - 1)
+        _append(club_id, scope, position, games)
+        return
+    games = _in_order(conditions, position - 1)
+    db.session.execute(delete(RatingStep).where(*where, RatingStep.position >= position))
+    state = _state_before(club_id, scope, position)
+    _insert(RatingStep, _fold(club_id, scope, games, state, position))
+    db.session.execute(delete(Rating).where(Rating.club_id == club_id, Rating.scope == scope))
+    _insert(Rating, _rows(club_id, scope, state))
+
+
+def _append(club_id: int, scope: str, position: int, games: Sequence[Game]) -> None:
+    """Rate the scope's newest games on their players' current ratings, and keep the new ones."""
+    players = {_who(p) for game in games for side in game.sides for p in side.players}
+    members = [m for m, _ in players if m is not None]
+    guests = [g for m, g in players if m is None]
+    query = select(Rating).where(
+        Rating.club_id == club_id,
+        Rating.scope == scope,
+        or_(Rating.member_id.in_(members), Rating.guest.in_(guests)),
+    )
+    stored = {(r.member_id, r.guest): r for r in db.session.execute(query).scalars()}
+    state = {who: Kept(Skill(r.mu, r.sigma), r.games) for who, r in stored.items()}
+    before = dict(state)
+    _insert(RatingStep, _fold(club_id, scope, games, state, position))
+    changed = {who: kept for who, kept in state.items() if before.get(who) != kept}
+    # One UPDATE run for every rating that was there (by primary key), one INSERT for the new.
+    again = [
+        {"id": stored[who].id, "mu": kept.skill.mu, "sigma": kept.skill.sigma, "games": kept.games}
+        for who, kept in changed.items()
+        if who in stored
+    ]
+    if again:
+        db.session.execute(update(Rating), again)
+    _insert(Rating, _rows(club_id, scope, {w: k for w, k in changed.items() if w not in stored}))
+
+
+def forget_scope(club_id: int, scope: str) -> None:
+    """Remove a scope's ratings and steps (a saved rule set deleted: nothing rates within it)."""
+    # Without the club's lock: a game of the set finishing at that moment may leave rows in the
+    # forgotten scope (nothing reads them; `flask recompute` removes them).
+    for model_ in (RatingStep, Rating):
+        db.session.execute(delete(model_).where(model_.club_id == club_id, model_.scope == scope))
+
+
+# --- the whole club -----------------------------------------------------------------------
+
+
+@dataclass
+class _Expected:
+    steps: dict[tuple, tuple] = field(default_factory=dict)
+    ratings: dict[tuple, tuple] = field(default_factory=dict)
+    step_rows: list[dict[str, Any]] = field(default_factory=list)
+    rating_rows: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _expected(club_id: int) -> _Expected:
+    """Every scope of the club folded from its games, in one pass over them in order."""
+    seasons = list(db.session.execute(select(Season).where(Season.club_id == club_id)).scalars())
+    states: dict[str, dict[Who, Kept]] = {}
+    counts: dict[str, int] = {}
+    found = _Expected()
+    for game in _in_order([Game.club_id == club_id, Game.finished_at.is_not(None)]):
+        for scope in scopes_of(game, seasons):
+            counts[scope] = counts.get(scope, 0) + 1
+            state = states.setdefault(scope, {})
+            found.step_rows += _fold(club_id, scope, [game], state, counts[scope])
+    for scope, state in states.items():
+        found.rating_rows += _rows(club_id, scope, state)
+    for row in found.step_rows:
+        key = (row["scope"], row["game_id"], row["member_id"], row["guest"])
+        found.steps[key] = (row["position"], row["played_on"], row["mu"], row["sigma"])
+    for row in found.rating_rows:
+        key = (row["scope"], row["member_id"], row["guest"])
+        found.ratings[key] = (row["games"], row["mu"], row["sigma"])
+    return found
+
+
+def _same(one: tuple, other: tuple | None) -> bool:
+    """Two rows' figures alike: whole figures equal, ratings within the tolerance."""
+    if other is None:
+        return False
+    return all(
+        abs(a - b) <= TOLERANCE if isinstance(a, float) else a == b
+        for a, b in zip(one, other, strict=True)
+    )
+
+
+def recompute_club(club: Club, *, dry_run: bool = False) -> int:
+    """Rebuild a club's ratings and steps from its games; how many stored rows differed."""
+    found = _expected(club.id)
+    steps = select(
+        RatingStep.scope,
+        RatingStep.game_id,
+        RatingStep.member_id,
+        RatingStep.guest,
+        RatingStep.position,
+        RatingStep.played_on,
+        RatingStep.mu,
+        RatingStep.sigma,
+    ).where(RatingStep.club_id == club.id)
+    stored_steps = {tuple(r[:4]): tuple(r[4:]) for r in db.session.execute(steps)}
+    ratings = select(
+        Rating.scope, Rating.member_id, Rating.guest, Rating.games, Rating.mu, Rating.sigma
+    ).where(Rating.club_id == club.id)
+    stored_ratings: dict[tuple, tuple] = {}
+    twice = 0  # a player kept twice in one scope is a row too many
+    for row in db.session.execute(ratings):
+        twice += tuple(row[:3]) in stored_ratings
+        stored_ratings[tuple(row[:3])] = tuple(row[3:])
+    differed = twice
+    for stored, expected in ((stored_steps, found.steps), (stored_ratings, found.ratings)):
+        differed += sum(not _same(v, stored.get(k)) for k, v in expected.items())
+        differed += sum(k not in expected for k in stored)
+    differed += max(0, _count(RatingStep, club.id) - len(stored_steps))
+    if differed and not dry_run:
+        _replace(club.id, found)
+    return differed
+
+
+def _count(model_: Any, club_id: int) -> int:
+    query = select(func.count()).select_from(model_).where(model_.club_id == club_id)
+    return db.session.execute(query).scalar_one()
+
+
+def _replace(club_id: int, found: _Expected) -> None:
+    for model_ in (RatingStep, Rating):
+        db.session.execute(delete(model_).where(model_.club_id == club_id))
+    _insert(RatingStep, found.step_rows)
+    _insert(Rating, found.rating_rows)
+
+
+def rebuild_club(club_id: int) -> None:
+    """Fold every scope of the club again from its games, without comparing (a merge, an import)."""
+    _replace(club_id, _expected(club_id))

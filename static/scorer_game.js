@@ -1,0 +1,260 @@
+// The phone's scorer, its second part: a deal's score and the game it adds to (running totals,
+// opening minimums, the end and its winners, who deals, the deals waiting on this phone), as
+// scorekeeper/rules/deal.py and game.py work them out. Loaded after scorer.js (a side's entry
+// and the deal's checks, whose functions it takes from window.hfScorerDeal); publishes the
+// whole engine as window.hfScorer and tells the page it is here ("hf:scorer").
+(function (root) {
+  "use strict";
+
+  var D = root.hfScorerDeal;
+  var get = D.get, each = D.each, max = D.max, comma = D.comma, refusal = D.refusal;
+  var entry = D.entry, fromForm = D.fromForm, checkDeal = D.checkDeal;
+  var melded = D.melded, leftover = D.leftover;
+
+  // --- scores (rules/deal.py score_side, score_deal) -----------------------------------------
+  function bookDetail(stated, books) {
+    var said = [];
+    each(books, function (kind, n) {
+      if (n) { said.push(n + " " + stated.words.books[kind] + " \u00d7 " + comma(get(stated.rules.book_bonuses, kind))); }
+    });
+    return said.join(", ");
+  }
+
+  function scoreSide(stated, e, other, otherName) {
+    var rules = stated.rules;
+    var books = 0;
+    each(e.books, function (kind, n) { books += get(rules.book_bonuses, kind) * n; });
+    var m = melded(rules, e);
+    var l = leftover(rules, e);
+    var extras = 0;
+    var extraWords = [];
+    each(e.bonuses, function (bonus, n) {
+      extras += get(rules.extra_bonuses, bonus) * n;
+      if (n) { extraWords.push(n + " \u00d7 " + stated.words.bonuses[bonus]); }
+    });
+    var moved = 0;
+    var details = {
+      books: bookDetail(stated, e.books),
+      red_threes: e.red_threes_down || e.red_threes_caught ?
+        e.red_threes_down + " laid down, " + e.red_threes_caught + " caught" : "",
+      going_out: e.went_out ? "went out" : "",
+      cards: comma(m) + " melded \u2212 " + comma(l) + " left",
+      extras: extraWords.join(", "),
+      moved: "",
+    };
+    if (other && rules.open_books_to_other_team) {
+      each(other.open_books, function (kind, n) { moved += get(rules.book_bonuses, kind) * n; });
+      moved += other.open_book_points;
+      if (moved) {
+        details.moved = "Open books of " + otherName + ": " + bookDetail(stated, other.open_books) + " + " +
+          comma(other.open_book_points) + " card points";
+      }
+    }
+    var score = {
+      books: books,
+      red_threes: e.red_threes_down * (rules.red_three_down || 0) - e.red_threes_caught * rules.red_three_caught,
+      going_out: e.went_out ? rules.going_out_bonus : 0,
+      cards: m - l,
+      extras: extras,
+      moved: moved,
+      melded_points: m,
+      leftover_points: l,
+      details: details,
+    };
+    score.total = score.books + score.red_threes + score.going_out + score.cards + score.extras + score.moved;
+    return score;
+  }
+
+  function Refused(refusals, kind) {
+    this.refusals = refusals;
+    this.kind = kind || "refused";
+    this.message = refusals.map(function (r) { return r.message; }).join("; ");
+  }
+
+  function scoreDeal(stated, entries, check) {
+    var refusals = check === false ? [] : checkDeal(stated, entries);
+    if (refusals.length) { throw new Refused(refusals); }
+    var sides = stated.game.sides;
+    return entries.map(function (e, index) {
+      var other = null;
+      if (stated.rules.open_books_to_other_team && entries.length === 2) { other = entries[1 - index]; }
+      return scoreSide(stated, e, other, other ? sides[1 - index].name : "");
+    });
+  }
+
+  // --- a game (rules/game.py play, extend, correct_deal) ------------------------------------
+  function openingMinimum(rules, number, total) {
+    var basis = rules.minimum_basis === "deal" ? number : total;
+    var minimum = rules.opening_minimums[0][1];
+    rules.opening_minimums.forEach(function (step) { if (basis >= step[0]) { minimum = step[1]; } });
+    return minimum;
+  }
+  function minimums(rules, number, totals) {
+    return totals.map(function (total) { return openingMinimum(rules, number, total); });
+  }
+
+  function end(rules, number, totals) {
+    var over = (rules.end_after_deals !== null && number >= rules.end_after_deals) ||
+      (rules.target_score !== null && max(totals) >= rules.target_score);
+    if (!over) { return [false, []]; }
+    var best = max(totals);
+    var winners = [];
+    totals.forEach(function (total, index) { if (total === best) { winners.push(index); } });
+    if (winners.length > 1 && rules.tie_rule === "play_on") { return [false, []]; }
+    return [true, winners];
+  }
+
+  function afterEnd(stated, ended, count, corrected, winners) {
+    var names = winners.map(function (i) { return stated.game.sides[i].name; }).join(" and ");
+    if (corrected !== null && corrected <= ended && ended < count) {
+      var follow = ended + 1 === count ? "deal " + (ended + 1) + " already follows" :
+        "deals " + (ended + 1) + " to " + count + " already follow";
+      return refusal(null, "deal", "This correction would end the game after deal " + ended + " (" + names +
+        " winning), but " + follow + " it.");
+    }
+    return refusal(null, "deal", "The game is over: " + names + " won after deal " + ended +
+      ". No deal can be added.");
+  }
+
+  function start(stated) {
+    var zeros = stated.game.sides.map(function () { return 0; });
+    return { deals: [], totals: zeros, minimums: minimums(stated.rules, 1, zeros), finished: false, winners: [] };
+  }
+
+  function step(stated, progress, entries, corrected, check) {
+    var number = progress.deals.length + 1;
+    var scores;
+    try {
+      scores = scoreDeal(stated, entries, check);
+    } catch (refused) {
+      if (corrected === null || corrected === number) { throw refused; }
+      throw new Refused([refusal(null, "deal", "Deal " + number + " no longer adds up: " + refused.message)]);
+    }
+    var totals = progress.totals.map(function (total, i) { return total + scores[i].total; });
+    var warnings = [];
+    stated.game.sides.forEach(function (side, i) {
+      var m = scores[i].melded_points;
+      var needed = progress.minimums[i];
+      if (m > 0 && m < needed) {
+        warnings.push(side.name + " melded " + comma(m) + ", below the " + comma(needed) + " needed to open: check.");
+      }
+    });
+    var result = { number: number, scores: scores, minimums: progress.minimums, totals: totals, warnings: warnings };
+    var ended = end(stated.rules, number, totals);
+    return {
+      deals: progress.deals.concat([result]),
+      totals: totals,
+      minimums: minimums(stated.rules, number + 1, totals),
+      finished: ended[0],
+      winners: ended[1],
+    };
+  }
+
+  // Every deal in order; `corrected` is a deal just changed, the only one checked (as the server
+  // replays a saved game: deals were checked when they were saved). Throws Refused.
+  function play(stated, deals, corrected, check) {
+    corrected = corrected === undefined ? null : corrected;
+    var progress = start(stated);
+    deals.forEach(function (entries, i) {
+      var number = i + 1;
+      if (progress.finished) {
+        var r = afterEnd(stated, number - 1, deals.length, corrected, progress.winners);
+        throw new Refused([r], corrected !== null && corrected < number ? "refused" : "over");
+      }
+      progress = step(stated, progress, entries, corrected, check !== false || number === corrected);
+    });
+    return progress;
+  }
+
+  function limitReached(stated, progress) {
+    var most = stated.rules.deal_limit;
+    if (progress.deals.length < most) { return null; }
+    return refusal(null, "deal", "This game has reached its limit of " + comma(most) + (most === 1 ? " deal" : " deals") + ": no more " +
+      "deals can be entered. It has not ended by its rules, so it has no winner; start a new game to play on.");
+  }
+
+  // `progress` with one more deal, checked; throws Refused.
+  function extend(stated, progress, entries) {
+    if (progress.finished) {
+      var ended = progress.deals.length;
+      throw new Refused([afterEnd(stated, ended, ended + 1, null, progress.winners)], "over");
+    }
+    var full = limitReached(stated, progress);
+    if (full) { throw new Refused([full], "full"); }
+    return step(stated, progress, entries, null, true);
+  }
+
+  // The game with deal `number` replaced and every later deal recomputed; throws Refused.
+  function correct(stated, deals, number, entries) {
+    var changed = deals.slice(0, number - 1).concat([entries], deals.slice(number));
+    return play(stated, changed, number, false);
+  }
+
+  // The saved deals, as the server states them, as the engine's entries.
+  function saved(stated) {
+    return stated.game.deals.map(function (scores) { return scores.map(entry); });
+  }
+
+  // Who deals the given deal (rules/seating.py dealer): the deal passes to the left.
+  function dealer(stated, number) {
+    var table = stated.game.table;
+    return table[(stated.game.first_dealer + number - 1) % table.length];
+  }
+
+  // The game with the deals waiting on this phone to be sent (offline.js; each as its form was
+  // sent): a new deal after the saved ones, a correction in its deal's place. One the phone
+  // itself refuses is left out, with why (`refusals`); the server still judges it once sent.
+  function withWaiting(stated, items) {
+    var deals = saved(stated);
+    var rows = items.map(function (item) {
+      var parsed = fromForm(stated, Array.from(new URLSearchParams(item.body)), null);
+      var edit = /\/deals\/(\d+)\/edit$/.exec(item.url);
+      var row = { key: item.key, number: edit ? Number(edit[1]) : deals.length + 1, refusals: parsed.refusals };
+      if (!parsed.entries || row.number > deals.length + 1) { return row; }
+      try {
+        if (edit) {
+          correct(stated, deals, row.number, parsed.entries);
+          deals = deals.slice();
+          deals[row.number - 1] = parsed.entries;
+        } else {
+          extend(stated, play(stated, deals, null, false), parsed.entries);
+          deals = deals.concat([parsed.entries]);
+        }
+        row.counted = true;
+      } catch (refused) {
+        if (!(refused instanceof Refused)) { throw refused; }
+        row.refusals = refused.refusals;
+      }
+      return row;
+    });
+    return { rows: rows, progress: play(stated, deals, null, false) };
+  }
+  // What the server states of a game (web/scorer.py); the worker answers with no signal.
+  function ask(game) {
+    return fetch("/t/" + game + "/scorer", { credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.json() : Promise.reject(response.status); });
+  }
+
+  root.hfScorer = {
+    entry: entry,
+    fromForm: fromForm,
+    parse: D.parse,
+    checkDeal: checkDeal,
+    scoreDeal: scoreDeal,
+    play: play,
+    extend: extend,
+    correct: correct,
+    saved: saved,
+    dealer: dealer,
+    withWaiting: withWaiting,
+    limitReached: limitReached,
+    figures: D.figures,
+    Refused: Refused,
+    comma: comma,
+    signed: D.signed,
+    figure: D.figure,
+    ask: ask,
+  };
+  // On a page: offline.js (the scoreboard's deals waiting to send) is told the scorer is here.
+  if (root.document && root.hf) { document.dispatchEvent(new CustomEvent("hf:scorer")); }
+})(typeof window !== "undefined" ? window : this);

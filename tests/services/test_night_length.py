@@ -1,0 +1,45 @@
+"""Rounds left blank are what the night's schedule needs (issue 37): services/night_length."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.rules.nights import MOST_ROUNDS
+from scorekeeper.rules.whist import round_robin, whist_rounds, whist_sizes
+from scorekeeper.services.night_length import AS_NEEDED, rounds_needed
+from scorekeeper.services.nights import DEFAULT_ROUNDS
+
+
+@pytest.mark.parametrize("players", whist_sizes())
+def test_rotating_fours_play_the_whist_schedule_up_to_a_night_s_most(players):
+    needed = rounds_needed(players, "fours", "rotating")
+    assert needed == min(len(whist_rounds(players)), MOST_ROUNDS)
+    assert 1 <= needed <= MOST_ROUNDS
+
+
+@pytest.mark.parametrize("players", range(4, 25, 2))
+def test_fixed_pairs_play_their_round_robin_once_through(players):
+    needed = rounds_needed(players, "fours", "fixed")
+    pairs = players // 2
+    # Every pair meets every other exactly once over the rounds given.
+    met = {frozenset(m) for r in range(needed) for m in round_robin(pairs, r)[0]}
+    assert len(met) == pairs * (pairs - 1) // 2 or needed == MOST_ROUNDS
+    assert needed <= MOST_ROUNDS
+
+
+@pytest.mark.parametrize(
+    ("players", "shape", "partners"),
+    [
+        (10, "fours", "rotating"),
+        (12, "sixes", "rotating"),
+        (12, "fours", "balanced"),
+        (9, "singles", "rotating"),
+        (9, "fours", "fixed"),
+    ],
+)
+def test_no_schedule_keeps_the_usual_default(players, shape, partners):
+    assert rounds_needed(players, shape, partners) == DEFAULT_ROUNDS
+
+
+def test_the_words_name_the_default_and_the_most():
+    assert str(DEFAULT_ROUNDS) in AS_NEEDED and str(MOST_ROUNDS) in AS_NEEDED
