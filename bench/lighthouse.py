@@ -51,7 +51,7 @@ TARGETS = {"performance": 0.95, "accessibility": 1.0, "best-practices": 1.0}
 BUSY = 700
 # Asked again and again on purpose: a game's live answer, a deal form's "entering", and a
 # night board (static/board.js asks its own address, 304 while nothing changed).
-REPEATED = re.compile(r"/live(\?|$)|/entering$|/nights/\d+/board$")
+REPEATED = re.compile(r"/live(\?|$)|/entering$|/nights/\d+/board$|/n/[\w-]+$")
 CHROME_FLAGS = " ".join(
     (
         "--headless=new",
@@ -139,9 +139,19 @@ def game_in_progress(port: int) -> str:
     return secret
 
 
-def club_night(server: Gunicorn) -> int:
+@dataclass
+class Night:
+    """The demo club's night as its pages are reached: its id, its board link's secret (issue
+    37) and its table 1's game link secret."""
+
+    id: int
+    board_secret: str
+    table_secret: str
+
+
+def club_night(server: Gunicorn) -> Night:
     """Twelve of the demo club's members' night (issue 29), made in process: round 1 seated,
-    a deal saved at each of its 3 tables; its id."""
+    a deal saved at each of its 3 tables; its id, board link and a table's game."""
     from scorekeeper import create_app, with_driver
     from scorekeeper.plumbing.db import db
     from scorekeeper.services import clubs, deals, night_play
@@ -155,13 +165,13 @@ def club_night(server: Gunicorn) -> int:
         night_play.seat_round(night)
         for table in night.rounds[0].tables:
             deals.enter_deal(table.game, Level.TABLE, DEALS[table.number % len(DEALS)])
-        found = night.id
+        found = Night(night.id, night.board_secret, night.rounds[0].tables[0].game.secret)
         db.session.remove()
         db.engine.dispose()
     return found
 
 
-def pages(port: int, secret: str, night: int) -> dict[str, str]:
+def pages(port: int, secret: str, night: Night) -> dict[str, str]:
     """Every page Lighthouse can look at, by name (ORGANISER_PAGES are looked at signed in)."""
     members = call(port, "GET", "/clubs/demo/members").text
     found = re.search(r'href="(/clubs/demo/members/\d+)"', members)
@@ -186,8 +196,15 @@ def pages(port: int, secret: str, night: int) -> dict[str, str]:
         "club-game": "/clubs/demo/games/new",
         # A club night (issue 29): the form, its page with round 1 playing, and its board.
         "night-new": "/clubs/demo/nights/new",
-        "night": f"/clubs/demo/nights/{night}",
-        "night-board": f"/clubs/demo/nights/{night}/board",
+        "night": f"/clubs/demo/nights/{night.id}",
+        "night-board": f"/clubs/demo/nights/{night.id}/board",
+        # The club night as one evening (issue 37): the club's nights, the movement cards, a
+        # night table's game as a fresh phone opens it, and the night's read-only link.
+        "nights": "/clubs/demo/nights",
+        "night-cards": f"/clubs/demo/nights/{night.id}/cards",
+        "night-game": f"/t/{night.table_secret}",
+        "night-link-board": f"/n/{night.board_secret}",
+        "night-link-results": f"/n/{night.board_secret}/results",
     }
 
 
@@ -202,6 +219,8 @@ ORGANISER_PAGES = {
     "night-new",
     "night",
     "night-board",
+    "nights",
+    "night-cards",
 }
 TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 
@@ -369,7 +388,8 @@ def main() -> int:
         help="comma-separated page names (default: all): home, new-game, scoreboard, "
         "deal-entry, rules, rule-card, club, standings, member; signed in as the demo club's "
         "organiser: club-members, club-member, club-settings, club-table-card, club-new, "
-        "club-game; a club night: night-new, night, night-board",
+        "club-game; a club night: night-new, night, night-board, nights, night-cards; "
+        "anyone with its links: night-game, night-link-board, night-link-results",
     )
     parser.add_argument("--keep-json", type=Path, help="keep each page's report in this folder")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2)")

@@ -16,11 +16,13 @@
   // loaded or the game last changed under a QUICK_FOR ago (hf.quickFor: tests shorten it).
   // A finished game's page with no next game yet keeps asking every second for FINISHED_FOR:
   // its phones are waiting for someone to tap Play again, and are told within 2 seconds.
-  // A club night's finished game asks every second for as long as the server says its phones
+  // A club night's finished game asks twice a second for as long as the server says its phones
   // wait for the next round to be seated (`waiting`): they are told their next table within 2
-  // seconds of it, however long the other tables play.
+  // seconds of it (the page fetched again after the answer), however long the other tables
+  // play; an unchanged answer is a 304 from one number.
   // Otherwise every 5 seconds; and a hidden page (another tab, the phone asleep) not at all.
   var QUICK = 1000;
+  var WAITING = 500;
   var SLOW = 5000;
   var QUICK_FOR = hf.quickFor || 30000;
   var FINISHED_FOR = hf.finishedFor || 600000;
@@ -227,7 +229,9 @@
   }
   function later() {
     clearTimeout(timer);
-    if (!gone && !document.hidden) { timer = setTimeout(poll, quick() ? QUICK : SLOW); }
+    if (!gone && !document.hidden) {
+      timer = setTimeout(poll, finished && waiting ? WAITING : quick() ? QUICK : SLOW);
+    }
   }
   document.addEventListener("visibilitychange", function () {
     if (document.hidden) { clearTimeout(timer); } else { poll(); }

@@ -188,8 +188,13 @@ def test_once_the_next_round_is_seated_each_player_is_told_their_place(app, olga
         assert answer.status_code == 200
         assert answer.get_json()["night"] != before[table.number].get_json()["night"]
         assert answer.get_json()["waiting"] is False
-        words = next_section(phone.get(table.link).text)
+        page = phone.get(table.link).text
+        words = next_section(page)
         assert words.startswith("Round 2 is seated: go to your tables.")
+        # The phone stays at its table: it opens the table's game of round 2 from here.
+        same_table = next(t for t in round_two if t.number == table.number)
+        assert f'href="{same_table.link}"' in page
+        assert f"Table {table.number}'s round 2 game" in words
         for name in (p for side in table.sides for p in side):
             expected = expected_place(2, round_two, out, name)
             assert expected in words, (expected, words)

@@ -64,9 +64,9 @@ def test_only_the_organisers_see_the_page(app, olga):
     answer, missing = stranger.get(PLAN), stranger.get("/clubs/no-such-club/nights/plan")
     assert answer.status_code == missing.status_code == 404
     assert answer.data == missing.data
-    # The organiser's own link to it, in the club's navigation; nobody else's.
-    assert f'href="{PLAN}"' in olga.get(f"/clubs/{SLUG}/members").text
-    assert f'href="{PLAN}"' not in holder.get(f"/clubs/{SLUG}/members").text
+    # The organiser's own link to it, on the club's nights (no longer a tab); nobody else's.
+    assert f'href="{PLAN}"' in olga.get(f"/clubs/{SLUG}/nights").text
+    assert f'href="{PLAN}"' not in holder.get(f"/clubs/{SLUG}/nights").text
 
 
 def test_the_form_ticks_nobody_and_offers_the_shapes(app, olga):

@@ -254,7 +254,9 @@ ANSWERS = [
     ),
     _answer("/api/v1/games/1/deals", "POST", 415, **NOT_JSON),
     _answer("/api/v1/games/1/deals", "POST", 400, **NOT_AN_OBJECT),
-    _answer(f"/api/v1/games/{GAMES}/deals", "POST", 403, **BLANK_DEAL),
+    # The club's finished game, by its key: the key alone scores a club game (issue 37), so a
+    # new deal meets the game over (409); correcting one is still the organisers' (403).
+    _answer(f"/api/v1/games/{GAMES}/deals", "POST", 409, **BLANK_DEAL),
     _answer("/api/v1/games/1/deals/1", "PUT", 415, **NOT_JSON),
     _answer("/api/v1/games/1/deals/1", "PUT", 400, **NOT_AN_OBJECT),
     _answer(f"/api/v1/games/{GAMES}/deals/1", "PUT", 403, **BLANK_DEAL),
@@ -263,7 +265,7 @@ ANSWERS = [
     _answer("/api/v1/games/1/deals/1", "PUT", 413, **TOO_LARGE),
     _answer(LINE.format(1), "PUT", 415, **NOT_JSON),
     _answer(LINE.format(1), "PUT", 400, **NOT_AN_OBJECT),
-    _answer(LINE.format(GAMES), "PUT", 403, **BLANK_LINE),
+    _answer(LINE.format(GAMES), "PUT", 409, **BLANK_LINE),
     _answer(LINE.format(1), "PUT", 413, **TOO_LARGE),
     _answer("/api/v1/games/1/deals/next/parts/2", "PUT", 404, **BLANK_LINE),
     _answer(LINE.format(2), "PUT", 422, json={"entry": {}, "deal": 1, "entered_at": "noon"}),

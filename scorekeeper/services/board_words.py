@@ -15,6 +15,7 @@ from datetime import date
 
 from scorekeeper.rules.terms import figure
 from scorekeeper.services.night_board import NightView, Standing
+from scorekeeper.services.night_place import day_of, listed
 from scorekeeper.services.night_play import why_no_draw
 
 NOT_FINAL = "Not final: the organiser may still draw again."
@@ -69,12 +70,14 @@ def winners_of(standings: Sequence[Standing]) -> str:
         return ""
     if len(first) == 1:
         return f"Winner: {first[0]}"
-    return "Winners, sharing first place: " + ", ".join(first[:-1]) + " and " + first[-1]
+    return "Winners, sharing first place: " + listed(first)
 
 
 def share_lines(club: str, played_on: date, standings: Sequence[Standing]) -> dict[str, str]:
     """Each player's own line of the night, to share: "Tuesday Club, 3 Dec: place 2 of 13 ·
-    6,450 points · 3 games" (a shared place says so; a player not ranked, "not ranked")."""
+    6,450 points · 3 games" (of the players ranked; a shared place says so; a player not
+    ranked, "not ranked")."""
+    ranked = sum(1 for s in standings if s.rank is not None)
     shared = {s.rank for s in standings if s.rank is not None}
     shared = {r for r in shared if sum(1 for s in standings if s.rank == r) > 1}
     lines = {}
@@ -82,11 +85,9 @@ def share_lines(club: str, played_on: date, standings: Sequence[Standing]) -> di
         if s.rank is None:
             place = "not ranked"
         else:
-            place = f"place {s.rank} of {len(standings)}" + (
-                " (shared)" if s.rank in shared else ""
-            )
+            place = f"place {s.rank} of {ranked}" + (" (shared)" if s.rank in shared else "")
         games = f"{s.games} game{'s' if s.games != 1 else ''}"
         lines[s.name] = (
-            f"{club}, {played_on.day} {played_on:%b}: {place} · {figure(s.points)} points · {games}"
+            f"{club}, {day_of(played_on)}: {place} · {figure(s.points)} points · {games}"
         )
     return lines

@@ -14,6 +14,7 @@ from sqlalchemy import select
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Night
 from scorekeeper.services.night_results import NightResult, nights_within
+from scorekeeper.services.night_tonight import NIGHTS_LOOKED_AT
 
 # How many past nights the hub lists; the club's history lists every one.
 PAST_LISTED = 10
@@ -46,9 +47,16 @@ class Nights:
 
 
 def nights_of_club(club: Club) -> Nights:
-    """The club's nights sorted into in progress and past (the newest `PAST_LISTED` that ranked
-    someone), in three queries at most."""
-    found = nights_within(club.id, [])
+    """The club's newest nights sorted into in progress and past (the newest `PAST_LISTED` that
+    ranked someone), in three queries at most: a club's years of nights are its history's to
+    list, not every visit's to rank."""
+    newest = (
+        select(Night.id)
+        .where(Night.club_id == club.id)
+        .order_by(Night.played_on.desc(), Night.id.desc())
+        .limit(PAST_LISTED + NIGHTS_LOOKED_AT)
+    )
+    found = nights_within(club.id, [Night.id.in_(newest)])
     going = [n for n in found if not n.done]
     planned = _planned([n.id for n in going])
     return Nights(

@@ -15,16 +15,15 @@ live answer's `night` token and `waiting`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
-from sqlalchemy import and_, func, select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import aliased
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night, NightRound, NightTable, Player, Side
-from scorekeeper.plumbing.models.times import today
 from scorekeeper.rules.terms import PARTNERS
 
 
@@ -63,6 +62,9 @@ class NightPlace:
     playing: int  # tables of this game's round still playing (this one included)
     last_playing: int  # tables of the night's last round seated still playing
     next: tuple[str, ...] = ()  # "Round 3: Table 1, Ann with Bob against Cat & Dan", ...
+    # The link secret of this table's game in the next round, once seated: the phone stays at
+    # its table (as a bridge table's terminal does) and scores whoever sits down there next.
+    table_next: str | None = None
 
     @property
     def title(self) -> str:
@@ -206,12 +208,13 @@ def place_of(game: Game) -> NightPlace | None:
         for ids, side in zip(sides, game.sides, strict=False)
         for player_id, player in zip(ids, side.players, strict=False)
     }
-    words = _next_places(place, names)
-    return replace(place, next=words)
+    words, table_next = _next_places(place, names)
+    return replace(place, next=words, table_next=table_next)
 
 
-def _next_places(place: NightPlace, mine: dict[int, str]) -> tuple[str, ...]:
-    """Each of this game's players' place in the next round, in their seat order."""
+def _next_places(place: NightPlace, mine: dict[int, str]) -> tuple[tuple[str, ...], str | None]:
+    """Each of this game's players' place in the next round, in their seat order; and the link
+    secret of this table's game in it (None if the table is not used then)."""
     number = place.round + 1
     rows = db.session.execute(
         select(
@@ -221,9 +224,11 @@ def _next_places(place: NightPlace, mine: dict[int, str]) -> tuple[str, ...]:
             Side.position,
             Player.position,
             Player.name,
+            Game.secret,
         )
         .select_from(NightRound)
         .join(NightTable, NightTable.round_id == NightRound.id)
+        .outerjoin(Game, Game.id == NightTable.game_id)
         .outerjoin(Side, Side.game_id == NightTable.game_id)
         .outerjoin(Player, Player.side_id == Side.id)
         .where(NightRound.night_id == place.night_id, NightRound.number == number)
@@ -232,9 +237,11 @@ def _next_places(place: NightPlace, mine: dict[int, str]) -> tuple[str, ...]:
     sitting_out: set[int] = set()
     tables: dict[int, list[list[int]]] = {}
     named: dict[int, str] = dict(mine)
-    for out, table, sides, side, seat, name in rows:
+    secrets: dict[int, str | None] = {}
+    for out, table, sides, side, seat, name, secret in rows:
         sitting_out = set(out or ())
         tables[table] = sides
+        secrets[table] = secret
         if side is not None and side < len(sides) and seat is not None and seat < len(sides[side]):
             named.setdefault(sides[side][seat], name)
     said = []
@@ -246,7 +253,7 @@ def _next_places(place: NightPlace, mine: dict[int, str]) -> tuple[str, ...]:
             said.append(f"{name} sits out round {number}")
         else:
             said.append(f"{name} is not seated in round {number}")
-    return tuple(said)
+    return tuple(said), secrets.get(place.table)
 
 
 def _seated_words(
@@ -258,101 +265,6 @@ def _seated_words(
     others = [PARTNERS.join(named.get(p, "?") for p in side) for side in sides if side is not mine]
     partnered = f" with {listed(partners)}" if partners else ""
     return f"Round {number}: Table {table}, {named[who]}{partnered} against {listed(others)}"
-
-
-# --- the tables of a club's in-progress list, and tonight's line on the club's pages ---------
-
-
-def places_of(game_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
-    """Each of these games that is a night's table: (round, table), in one query."""
-    ids = list(game_ids)
-    if not ids:
-        return {}
-    rows = db.session.execute(
-        select(NightTable.game_id, NightRound.number, NightTable.number)
-        .join(NightRound, NightRound.id == NightTable.round_id)
-        .where(NightTable.game_id.in_(ids))
-    )
-    return {game_id: (number, table) for game_id, number, table in rows}
-
-
-@dataclass(frozen=True)
-class Tonight:
-    """A club's night in progress, as the club's pages lead to it; `my_table`: the table of
-    this phone's game in the round playing, if it kept one (its number and game link)."""
-
-    night_id: int
-    played_on: date
-    seated: int
-    planned: int
-    playing: int  # tables of the last round seated still playing
-    today: date
-    my_table: tuple[int, str] | None = None
-
-    @property
-    def words(self) -> str:
-        """ "Tonight · Round 2 of 3 · 3 tables playing"."""
-        when = (
-            "Tonight" if self.played_on == self.today else f"Club night of {day_of(self.played_on)}"
-        )
-        if self.seated == 0:
-            return f"{when} · Round 1 of {self.planned} to seat"
-        if self.playing:
-            shown = f"{tables_words(self.playing)} playing"
-        else:
-            shown = "every table has finished"
-        return f"{when} · Round {self.seated} of {self.planned} · {shown}"
-
-
-# The newest nights not ended that tonight's line looks at: a night left unended weeks ago
-# (every round played, never ended) is passed over, and one more cannot slow the club's page.
-NIGHTS_LOOKED_AT = 5
-
-
-def tonight(club_id: int, kept: Sequence[str] = ()) -> Tonight | None:
-    """The club's newest night in progress (not ended, and not every round planned played), or
-    None; with the table of the phone's kept games (`kept`: their secrets) in its round. One
-    query, and one more for the phone's table."""
-    later, last_t, last_g = aliased(NightRound), aliased(NightTable), aliased(Game)
-    seated = select(func.max(later.number)).where(later.night_id == Night.id).scalar_subquery()
-    playing = (
-        select(func.count())
-        .select_from(last_t)
-        .join(NightRound, NightRound.id == last_t.round_id)
-        .join(last_g, last_g.id == last_t.game_id)
-        .where(
-            NightRound.night_id == Night.id,
-            NightRound.number == seated,
-            last_g.finished_at.is_(None),
-        )
-        .scalar_subquery()
-    )
-    rows = db.session.execute(
-        select(Night.id, Night.played_on, Night.rounds_planned, seated, playing)
-        .where(Night.club_id == club_id, Night.finished_at.is_(None))
-        .order_by(Night.id.desc())
-        .limit(NIGHTS_LOOKED_AT)
-    ).all()
-    for night_id, played_on, planned, rounds, tables in rows:
-        rounds, tables = rounds or 0, tables or 0
-        if rounds >= planned and tables == 0:
-            continue  # every round played: over, though never ended
-        found = Tonight(night_id, played_on, rounds, planned, tables, today())
-        if rounds and kept:
-            mine = db.session.execute(
-                select(NightTable.number, Game.secret)
-                .join(NightRound, NightRound.id == NightTable.round_id)
-                .join(Game, Game.id == NightTable.game_id)
-                .where(
-                    and_(NightRound.night_id == night_id, NightRound.number == rounds),
-                    Game.secret.in_(list(kept)),
-                )
-                .order_by(NightTable.number)
-            ).first()
-            if mine is not None:
-                found = replace(found, my_table=(mine[0], mine[1]))
-        return found
-    return None
 
 
 # --- telling the phones ----------------------------------------------------------------------

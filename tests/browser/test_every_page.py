@@ -483,6 +483,15 @@ NIGHT_LINK_RESULTS = night_link(NIGHT_ROUNDS, NIGHT_ROUNDS, "/results")
 NIGHT_CARDS = night(1, 0, "/cards")
 
 
+def night_game(page: Page, world: World, app) -> None:
+    """A night table's game as the phone that scanned its code sees it (issue 37): round 1's
+    table 1, finished, with round 2 seated: where each of its players goes next."""
+    night_id = demo_night(app, 2, 1)
+    with app.app_context():
+        secret = db.session.get(Night, night_id).rounds[0].tables[0].game.secret
+    load(page, f"/t/{secret}")
+
+
 def my_games(page: Page, world: World) -> None:
     """The home page of a phone that opened games from their links: its own games listed."""
     # Three in progress and two finished; the six sides' long names make the widest lines.
@@ -606,6 +615,7 @@ PAGES: dict[str, Callable] = {
     "night-link-board": NIGHT_LINK_BOARD,
     "night-link-results": NIGHT_LINK_RESULTS,
     "club-night-cards": NIGHT_CARDS,
+    "night-game": night_game,
     "club-import": as_organiser(C + "/import"),
     "club-game-choose-rules": as_organiser(C + "/games/new?choose=1"),
     # The demo club's default saved rule set: its form, filled in, with no choice to make.
@@ -639,6 +649,7 @@ NEEDS_APP = {
     NIGHT_LINK_BOARD,
     NIGHT_LINK_RESULTS,
     NIGHT_CARDS,
+    night_game,
 }
 
 

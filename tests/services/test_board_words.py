@@ -28,7 +28,7 @@ def test_the_winner_or_those_sharing_first_place():
     assert winners_of([standing(None, "Eve", 0, 0)]) == ""
 
 
-def test_each_players_line_names_the_club_the_day_the_place_points_and_games():
+def test_each_players_line_names_the_club_the_day_the_place_among_the_ranked_points_and_games():
     rows = [
         standing(1, "Ann", 7200, 3),
         standing(2, "Olga", 6450, 3),
@@ -36,8 +36,8 @@ def test_each_players_line_names_the_club_the_day_the_place_points_and_games():
         standing(None, "Cat", -35, 1),
     ]
     lines = share_lines("Olga's Tuesday Club", date(2026, 12, 3), rows)
-    assert lines["Ann"] == "Olga's Tuesday Club, 3 Dec: place 1 of 4 · 7,200 points · 3 games"
+    assert lines["Ann"] == "Olga's Tuesday Club, 3 Dec: place 1 of 3 · 7,200 points · 3 games"
     assert lines["Olga"] == (
-        "Olga's Tuesday Club, 3 Dec: place 2 of 4 (shared) · 6,450 points · 3 games"
+        "Olga's Tuesday Club, 3 Dec: place 2 of 3 (shared) · 6,450 points · 3 games"
     )
     assert lines["Cat"] == "Olga's Tuesday Club, 3 Dec: not ranked · −35 points · 1 game"

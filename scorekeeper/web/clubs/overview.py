@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import login_required
 
-from scorekeeper.services import clubs, creations, night_place
+from scorekeeper.services import clubs, creations, night_tonight
 from scorekeeper.services import standings as club_standings
 from scorekeeper.web.access import (
     MY_TABLES_KEPT,
@@ -72,7 +72,7 @@ def table_link(slug: str, code: str):
         return redirect(url_for(".overview", slug=slug))
     form = ActionForm()
     # A night in progress comes first: the table link's page leads to it (issue 37).
-    tonight = night_place.tonight(club.id)
+    tonight = night_tonight.tonight(club.id)
     if form.validate_on_submit():
         remember_table(club)
         flash(f"This phone can now start games and enter deals for {club.name}.")
@@ -129,6 +129,6 @@ def _night_first(club, level: Level, playing: list) -> tuple:
         return None, {}, False
     mine = my_games()
     last = mine[0] if mine and mine[0].club_id == club.id else None
-    tonight = night_place.tonight(club.id, [g.secret for g in mine])
-    places = night_place.places_of([g.id for g in playing] + ([last.id] if last else []))
+    tonight = night_tonight.tonight(club.id, [g.secret for g in mine])
+    places = night_tonight.places_of([g.id for g in playing] + ([last.id] if last else []))
     return tonight, places, tonight is not None or (last is not None and last.id in places)

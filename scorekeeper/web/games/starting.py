@@ -10,7 +10,7 @@ from scorekeeper import rules as engine
 from scorekeeper.plumbing.models import Club
 from scorekeeper.rules import Refusal
 from scorekeeper.rules.terms import PARTNERS
-from scorekeeper.services import clubs, creations, games, night_place
+from scorekeeper.services import clubs, creations, games, night_tonight
 from scorekeeper.web.access import Level, my_games, remember_game, require
 from scorekeeper.web.creating import too_many
 from scorekeeper.web.errors import refilled_when_expired
@@ -107,8 +107,8 @@ def _outside_the_night(club: Club) -> dict:
     mine = my_games()
     last = mine[0] if mine and mine[0].club_id == club.id else None
     return {
-        "tonight": night_place.tonight(club.id),
-        "last_at_night": last is not None and bool(night_place.places_of([last.id])),
+        "tonight": night_tonight.tonight(club.id),
+        "last_at_night": last is not None and bool(night_tonight.places_of([last.id])),
     }
 
 
