@@ -43,8 +43,12 @@ LIMIT = 10 * 1024
 # so that they do not grow unnoticed. Issue 25 gives the deal page 18 KB: its scorer loads
 # after the first paint (from the worker, or once a figure is touched on a first visit). Its
 # table's news, the next game and the disclosure marks took the scoreboard from 13.7 KB to
-# 14.5 KB (live.js +477 bytes, the live answer +108, app.css +236): 14.75 KB is its ceiling now.
-CEILING = {"scoreboard": 14_750, "deal-entry": 18_000}
+# 14.5 KB (live.js +477 bytes, the live answer +108, app.css +236): 14.75 KB was its ceiling.
+# Issue 37's club night took it to 14.88 KB: live.js +137 bytes (a night's game reloads when
+# its night moves on, and asks twice a second while its phones wait for the next round), the
+# live answer's `night` and `waiting` +20, the club nav's break in app.css +5; the page itself
+# is lighter (its whitespace trimmed). 14.9 KB is its ceiling now.
+CEILING = {"scoreboard": 14_900, "deal-entry": 18_000}
 DEMO_SLUG = "demo"
 REPEATED = re.compile(r"/live\?|/entering$")
 # Adds up every layout shift from the start. Nobody touches these pages, so every shift counts:
