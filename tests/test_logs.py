@@ -16,6 +16,9 @@ CODE = "Zx9-long-table-code-0123456789"
 def test_redact_blanks_links_and_codes_and_nothing_else():
     assert redact(f"GET /t/{SECRET}/deals/new HTTP/1.1") == "GET /t/…/deals/new HTTP/1.1"
     assert redact(f"/clubs/tuesday/table/{CODE}") == "/clubs/tuesday/table/…"
+    # A night's read-only board link (issue 37), and its results, are secrets of the same kind.
+    assert redact(f"GET /n/{SECRET} HTTP/1.1") == "GET /n/… HTTP/1.1"
+    assert redact(f"https://x.example/N/{SECRET}/results") == "https://x.example/N/…/results"
     assert redact("/clubs/tuesday/standings?season=all") == "/clubs/tuesday/standings?season=all"
     assert redact("/api/v1/games/12") == "/api/v1/games/12"
 

@@ -1,7 +1,8 @@
 """Access logs that never hold a secret: game links and table codes are blanked before writing.
 
-A game's secret (`/t/<secret>`) and a club's table code (`/clubs/<slug>/table/<code>`) travel
-in URL paths, so any access log would keep every table's key to its game. gunicorn writes its
+A game's secret (`/t/<secret>`), a night's board link (`/n/<secret>`) and a club's table code
+(`/clubs/<slug>/table/<code>`) travel in URL paths, so any access log would keep every table's
+key to its game. gunicorn writes its
 access log through `RedactingLogger` (named in gunicorn.conf.py); a proxy in front of the app
 must be told the same (README, production).
 
@@ -21,6 +22,8 @@ from gunicorn.glogging import Logger
 # spaces included: /t/%20<secret> is still the secret), and letters in any case (/%54/ is /T/).
 SECRETS_IN_PATHS = (
     (re.compile(r"(/t/)[^/?#]+", re.IGNORECASE), r"\1…"),
+    # A night's read-only board link (issue 37): a secret of the same kind.
+    (re.compile(r"(/n/)[^/?#]+", re.IGNORECASE), r"\1…"),
     (re.compile(r"(/clubs/[^/?#]+/table/)[^/?#]+", re.IGNORECASE), r"\1…"),
 )
 # A path written encoded twice (/%2574/...) reads as /%74/... to the app, and as /t/... to a
