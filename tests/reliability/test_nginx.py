@@ -350,6 +350,7 @@ def test_the_access_log_blanks_secrets_however_the_path_spells_them(proxied):
     secret = game.secret
     first = f"%{ord(secret[0]):02X}{secret[1:]}"  # its first letter percent-encoded
     code = secrets.token_urlsafe(12)
+    night = secrets.token_urlsafe(16)
     paths = {
         f"/t/{secret}": 200,
         f"/%74/{secret}": 200,  # the app decodes the path: this is the game's own page
@@ -359,6 +360,10 @@ def test_the_access_log_blanks_secrets_however_the_path_spells_them(proxied):
         f"/clubs/nobody/table/{code}": None,
         f"/clubs/nobody/%74able/{code}": None,
         f"/%54/{secret}": 404,  # /T/: no route of the app, and still no secret in the log
+        # A night's read-only board link (issue 37) is a secret of the same kind: here one that
+        # opens no night, and as a Referer below.
+        f"/n/{night}": 404,
+        f"/n/{night}/results": 404,
     }
     referers = [
         f"http://x/t/{secret}?a=%20",
@@ -367,6 +372,7 @@ def test_the_access_log_blanks_secrets_however_the_path_spells_them(proxied):
         f"http://x/t/{secret[:3]}%{ord(secret[3]):02X}{secret[4:]}",
         f"http://x/clubs/nobody/%74able/{code}?a=1",
         f"http://x//clubs/nobody/table/{code}/",
+        f"http://x/n/{night}",
     ]
     marks = [f"log-test-{n}" for n in range(len(paths))]
     for n, (path, expected) in enumerate(paths.items()):
@@ -375,7 +381,7 @@ def test_the_access_log_blanks_secrets_however_the_path_spells_them(proxied):
         assert expected is None or reply.status == expected, (path, reply.status)
     log = logged(nginx, marks)
     # Without its first and last letters: no secret in part or whole, encoded or not.
-    for hidden in (secret[1:-1], code[1:-1]):
+    for hidden in (secret[1:-1], code[1:-1], night[1:-1]):
         assert hidden not in log, log[-3000:]
     # The blanked lines still say what was asked and how it went.
     assert '"GET /t/... HTTP/1.1" 200' in log
