@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 from test_clubs import SLUG
+from test_night_pages import holder  # noqa: F401 (named here for its importers too)
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night, NightPlayer, NightRound, NightTable
@@ -98,15 +99,6 @@ def finish(app, table: Seat, deals_a_game: int = 4) -> None:
         for _ in range(deals_a_game):
             deals.enter_deal(game, Level.TABLE, [{"books": {"clean": 1}}, {}])
         db.session.remove()
-
-
-def holder(app):
-    """A phone that kept the club's table link."""
-    with app.app_context():
-        code = clubs.club_by_slug(SLUG).table_code
-    phone = app.test_client()
-    assert phone.post(f"/clubs/{SLUG}/table/{code}").status_code == 302
-    return phone
 
 
 def board_secret(app, night_id: int) -> str | None:

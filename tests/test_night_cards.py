@@ -12,6 +12,7 @@ import re
 import pytest
 from night_club import TWELVE
 from test_clubs import SLUG
+from test_night_pages import holder
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night
@@ -35,15 +36,6 @@ def open_night(app, partners="rotating", rounds=3) -> tuple[str, night_cards.Car
         address = f"/clubs/{SLUG}/nights/{night.id}"
         db.session.remove()
     return address, cards
-
-
-def holder(app):
-    """A phone that opened the club's table link."""
-    with app.app_context():
-        code = clubs.club_by_slug(SLUG).table_code
-    phone = app.test_client()
-    assert phone.post(f"/clubs/{SLUG}/table/{code}").status_code == 302
-    return phone
 
 
 def test_a_card_for_every_player_with_every_round_and_its_table(app, olga):

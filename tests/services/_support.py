@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import Club, Game
+from scorekeeper.plumbing.models import Club, Game, Night
 from scorekeeper.rules import DealEntry
 from scorekeeper.services import games
 from scorekeeper.services.games import SideSetup
@@ -63,3 +63,12 @@ def club_game(
     """
     deals = [entries(ONE_CLEAN, NOTHING)] * (4 if finished else 1)
     return games.record_game("club", sides, deals, club=club, **more)
+
+
+def end_round(night: Night) -> None:
+    """Every table of the night's last round finished (the seating is what is tested, not the
+    deals)."""
+    db.session.refresh(night)
+    for table in night.rounds[-1].tables:
+        table.game.finished_at = games.now()
+    db.session.commit()

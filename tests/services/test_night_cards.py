@@ -11,7 +11,9 @@ import pytest
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night
 from scorekeeper.rules import Round
-from scorekeeper.services import clubs, games, night_cards, night_play, night_seating
+from scorekeeper.services import clubs, night_cards, night_play, night_seating
+
+from ._support import end_round
 
 TODAY = date(2024, 5, 14)
 THIRTEEN = [
@@ -33,14 +35,6 @@ def open_night(club, ids, names, **more) -> Night:
     asked = {"rounds": 3, "partners": "rotating", "sit_out": "no game", "today": TODAY}
     asked.update(more)
     return night_play.open_night(club, [ids[n] for n in names], "", "classic", **asked)
-
-
-def end_round(night: Night) -> None:
-    """Every table of the last round finished (the seating is what is tested, not the deals)."""
-    db.session.refresh(night)
-    for table in night.rounds[-1].tables:
-        table.game.finished_at = games.now()
-    db.session.commit()
 
 
 def kept_round(night: Night, number: int) -> Round:

@@ -16,10 +16,12 @@ from sqlalchemy import func, select
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night
 from scorekeeper.rules import Round
-from scorekeeper.services import clubs, deals, games, night_play, night_seating, side_lines
+from scorekeeper.services import clubs, deals, night_play, night_seating, side_lines
 from scorekeeper.services.access import Level, may_run_nights, needed_to_run_nights
 from scorekeeper.services.deal_outcomes import Saved
 from scorekeeper.services.night_play import NightRefused
+
+from ._support import end_round
 
 TODAY = date(2024, 5, 14)
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kit", "Lou"]
@@ -38,14 +40,6 @@ def open_night(club, ids, names, today=TODAY, **more) -> Night:
     asked = {"rounds": 2, "partners": "rotating", "sit_out": "no game", "today": today}
     asked.update(more)
     return night_play.open_night(club, [ids[n] for n in names], "", "classic", **asked)
-
-
-def end_round(night: Night) -> None:
-    """Every table of the last round finished (the seating is what is tested, not the deals)."""
-    db.session.refresh(night)
-    for table in night.rounds[-1].tables:
-        table.game.finished_at = games.now()
-    db.session.commit()
 
 
 def seating(planned: Round) -> set[tuple[int, frozenset[frozenset[str]]]]:
