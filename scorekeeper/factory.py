@@ -154,7 +154,7 @@ def _login(app: Flask) -> None:
 
 def _template_globals(app: Flask) -> None:
     """The game's names and who may do what, for every template; a game's version."""
-    from scorekeeper.rules import terms
+    from scorekeeper.rules import rounding, terms
     from scorekeeper.rules.lines import line_summary
     from scorekeeper.services.access import may_correct, may_delete, may_enter
     from scorekeeper.services.deals import FORM_KEY
@@ -173,6 +173,8 @@ def _template_globals(app: Flask) -> None:
         deck_size=terms.DECK_SIZE,
         max_device_name=terms.MAX_DEVICE_NAME,
         partners=terms.PARTNERS,
+        # How a figure that is not whole is shown (halves up), said beside a night's standings.
+        rounding_rule=rounding.RULE,
         # What a phone says when it was given no name, and the form its id takes (live.js).
         someone=SOMEONE,
         form_key=FORM_KEY.pattern,

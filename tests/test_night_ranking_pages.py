@@ -17,6 +17,7 @@ from test_night_pages import NEW, finish_round, ids, open_night
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night
+from scorekeeper.rules import rounding
 from scorekeeper.services.night_ranking import AVERAGE, HALF, OFFERED, RANKINGS, TOTAL
 
 pytestmark = pytest.mark.usefixtures("quick_hashing")
@@ -53,7 +54,8 @@ def test_a_night_ranked_by_total_says_so_and_heads_its_column(app, olga):
     assert olga.post(f"{url}/seat").status_code == 302
     finish_round(app, url, 1)
     page = olga.get(url).text
-    assert f'<p class="night-ranking-rule">How the night ranks: {RANKINGS[TOTAL]}.</p>' in page
+    said = f"How the night ranks: {RANKINGS[TOTAL]}. {rounding.RULE}</p>"
+    assert f'<p class="night-ranking-rule">{said}' in page
     assert '<th scope="col"><abbr title="Total points">Points</abbr></th>' in page
     board = olga.get(f"{url}/board").text
     assert f"How the night ranks: {RANKINGS[TOTAL]}." in board

@@ -1,31 +1,30 @@
-"""A club night's seating (issue 29): several tables at once, round after round, with partners,
-opponents, tables and sitting out spread fairly, given the season so far.
+"""A club night's seating (issue 29, issue 38): several tables at once, round after round, with
+partners, opponents, tables and sitting out spread fairly, given the season so far.
 
 Seating is incremental: `plan_round` seats the next round from the players present for it and
 the night's rounds so far, so a late arrival or an early leaver is seated (or not) from the next
 round on; `plan_night` is that, repeated. Everything is decided by the inputs and a seed.
+Partners rotating: `rotating.py` (a whist schedule, `whist.py`, where one is asked for); fixed
+partners: `fixed_pairs.py`; how many tables of which size: `tables.py`.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from .matching import improve, pair_up
+from .fixed_pairs import Pairs, fixed_round
+from .rotating import plan_rounds
 from .seating import Seat, seating
-from .whist import WhistRound, round_robin, whist_rounds
+from .tables import FEWEST_AT_A_TABLE, MOST_AT_A_TABLE, SeatingRefused, table_sizes
+from .tally import Tally
+from .whist import WhistRound, whist_rounds
 
 MOST_ROUNDS = 12
-# Individual tables: at least and at most this many players, as near 4 as the room allows.
-FEWEST_AT_A_TABLE = 3
-MOST_AT_A_TABLE = 5
-
-
-class SeatingRefused(ValueError):
-    """A night that cannot be seated as asked; the message names the figure and why."""
+__all__ = ["FEWEST_AT_A_TABLE", "MOST_AT_A_TABLE", "Pairs", "SeatingRefused", "table_sizes"]
 
 
 class Shape(Enum):
@@ -153,43 +152,25 @@ def _whist_round(names: Sequence[str], plan: WhistRound, number: int) -> Round:
     )
 
 
-def table_sizes(n: int) -> tuple[int, ...]:
-    """Individual tables for n players: 3 to 5 at each, sizes at most one apart, nearest 4.
-
-    Of the numbers of tables that can hold everyone, the one whose tables are nearest 4 in all
-    (summed); on a tie the more tables, so nobody plays at a table of 5 who could play at 4.
-    """
-    if n < FEWEST_AT_A_TABLE:
-        raise SeatingRefused(f"An individual table needs at least 3 players; {n} are present.")
-    best: tuple[int, ...] = ()
-    best_key: tuple[int, int] | None = None
-    for count in range(1, n // FEWEST_AT_A_TABLE + 1):
-        small, extra = divmod(n, count)
-        sizes = (small + 1,) * extra + (small,) * (count - extra)
-        if min(sizes) < FEWEST_AT_A_TABLE or max(sizes) > MOST_AT_A_TABLE:
-            continue
-        key = (sum(abs(s - 4) for s in sizes), -count)
-        if best_key is None or key < best_key:
-            best, best_key = sizes, key
-    return best
-
-
 def plan_round(
     present: Sequence[str],
     shape: Shape,
-    fixed_pairs: Sequence[tuple[str, str]] = (),
+    fixed_pairs: Pairs | Sequence[tuple[str, str]] = (),
     history: History | None = None,
     rounds_so_far: Sequence[Round] = (),
     seed: int = 0,
     schedule_played: int | None = None,
+    rounds_planned: int | None = None,
+    fours_allowed: bool = True,
 ) -> Round:
     """The night's next round for the players present now.
 
-    fixed_pairs: the partnerships, if partners are fixed; none given, partners rotate. history:
-    the season before tonight. schedule_played: how many rounds of this group's schedule (a
-    whist schedule, or fixed pairs' round robin) the season played before tonight, to go on
-    from there; None seats rotating partners round by round, and starts fixed pairs' round
-    robin afresh tonight in an order the seed chooses.
+    fixed_pairs: the night's pairs (`draw_pairs`), if partners are fixed; none given, partners
+    rotate. history: the season before tonight. schedule_played: how many rounds of this
+    group's schedule (a whist schedule, or fixed pairs' round robin) the season played before
+    tonight, to go on from there; None seats rotating partners without a whist schedule.
+    rounds_planned: the night's length, so a small room's rounds are planned to its end.
+    fours_allowed: whether tables of 4 may take the teams tables of 6 leave over.
     """
     # Sorted, so the order players were listed in (arrivals, a page's list) changes nothing.
     present = tuple(sorted(present))
@@ -198,97 +179,54 @@ def plan_round(
         raise SeatingRefused(
             f"Round {number} is more than a night can have: at most {MOST_ROUNDS} rounds."
         )
-    _check_present(present, shape, fixed_pairs)
+    pairs = fixed_pairs if isinstance(fixed_pairs, Pairs) else Pairs(tuple(fixed_pairs))
+    _check_present(present, shape, pairs)
     if schedule_played is not None and schedule_played < 0:
         raise SeatingRefused(f"{schedule_played} rounds of a schedule played cannot be.")
     rng = random.Random(f"{seed}/{number}")
     seen = history_of(rounds_so_far, history)
-    missed = _missed(present, rounds_so_far)
-    season_out = (history or History()).sat_out
-
-    def sit_out_order(people: Sequence[str]) -> list[str]:
-        # Whoever has missed the fewest rounds tonight sits out first, then whoever has sat out
-        # least this season; the seed settles the rest.
-        ties = {p: rng.random() for p in people}
-        return sorted(people, key=lambda p: (missed[p], season_out.get(p, 0), ties[p]))
-
-    scheduled = _scheduled(present, shape, fixed_pairs, rounds_so_far, seed, schedule_played)
-    if scheduled is not None:
-        groups, out = scheduled
-        return Round(number, _number_tables(groups, seen, rng), out)
-
-    if shape is Shape.SINGLES:
-        people = list(present)
-        rng.shuffle(people)
-        groups, start = [], 0
-        for size in table_sizes(len(people)):
-            groups.append([(p,) for p in people[start : start + size]])
-            start += size
-        groups = improve(groups, lambda a, b: seen.opposed.get(frozenset(a + b), 0) ** 2)
-        return Round(number, _number_tables(groups, seen, rng), ())
-
-    units, out = _teams(present, shape, fixed_pairs, seen, sit_out_order, rng)
-    per_table = shape.pairs_a_table
-    rng.shuffle(units)
-
-    def opposing(a: tuple[str, ...], b: tuple[str, ...]) -> int:
-        return sum(seen.opposed.get(frozenset((x, y)), 0) ** 2 for x in a for y in b)
-
-    if per_table == 2:
-        groups = [list(two) for two in pair_up(units, opposing)]
+    tally = Tally(
+        Counter(seen.partnered),
+        Counter(seen.opposed),
+        Counter(_missed(present, rounds_so_far)),
+        (history or History()).sat_out,
+    )
+    # The group's place in its schedule: the season's rounds, then tonight's with this group.
+    same = sum(1 for r in rounds_so_far if {*r.seated, *r.sitting_out} == {*present})
+    if pairs.teams or pairs.spare:
+        index = (schedule_played or 0) + same
+        teams_a_table = shape.pairs_a_table
+        groups, out = fixed_round(pairs, present, teams_a_table, index, tally, rng, fours_allowed)
+    elif schedule_played is not None and shape is Shape.FOURS and whist_rounds(len(present)):
+        groups, out = _whist_groups(present, schedule_played + same)
     else:
-        groups = [units[i : i + per_table] for i in range(0, len(units), per_table)]
-    groups = improve(groups, opposing)
+        left = max(1, (rounds_planned or number) - number + 1)
+        planned = plan_rounds(present, shape.pairs_a_table, tally, left, rng, fours_allowed)
+        groups, out = planned[0]
     return Round(number, _number_tables(groups, seen, rng), tuple(sorted(out)))
 
 
-def _scheduled(
-    present: tuple[str, ...],
-    shape: Shape,
-    fixed_pairs: Sequence[tuple[str, str]],
-    rounds_so_far: Sequence[Round],
-    seed: int,
-    schedule_played: int | None,
-) -> tuple[list[list[tuple[str, ...]]], tuple[str, ...]] | None:
-    """The round a schedule gives this group, as tables' sides and who sits out; None if no
-    schedule applies (individual tables, tables of 6, a whist schedule not asked for or not
-    known for this many, fixed pairs with a player whose partner is away)."""
-    if shape is not Shape.FOURS:
-        return None
-    # The group's place in its schedule: the season's rounds, then tonight's with this group.
-    same = sum(1 for r in rounds_so_far if {*r.seated, *r.sitting_out} == {*present})
-    if not fixed_pairs:
-        schedule = whist_rounds(len(present))
-        if schedule_played is None or schedule is None:
-            return None
-        tables, out = schedule[(schedule_played + same) % len(schedule)]
-        names = sorted(present)
-        groups = [[(names[a], names[b]), (names[c], names[d])] for a, b, c, d in tables]
-        return groups, tuple(names[i] for i in out)
-    here = set(present)
-    teams = sorted(tuple(pair) for pair in fixed_pairs if set(pair) <= here)
-    if 2 * len(teams) != len(present):
-        return None
-    if schedule_played is None:
-        random.Random(f"{seed}/round robin").shuffle(teams)
-    meets, rests = round_robin(len(teams), (schedule_played or 0) + same)
-    out = tuple(sorted(p for t in rests for p in teams[t]))
-    return [[teams[a], teams[b]] for a, b in meets], out
+def _whist_groups(present: Sequence[str], at: int) -> tuple[list[list[tuple[str, ...]]], list[str]]:
+    """Round `at` (wrapping) of the whist schedule for the players present, in name order."""
+    schedule = whist_rounds(len(present))
+    assert schedule is not None
+    tables, out = schedule[at % len(schedule)]
+    names = sorted(present)
+    groups = [[(names[a], names[b]), (names[c], names[d])] for a, b, c, d in tables]
+    return groups, [names[i] for i in out]
 
 
-def _check_present(
-    present: tuple[str, ...], shape: Shape, fixed_pairs: Sequence[tuple[str, str]]
-) -> None:
+def _check_present(present: tuple[str, ...], shape: Shape, pairs: Pairs) -> None:
     """Refuse players listed twice, pairs that cannot be, and too few for one table."""
     for name, times in Counter(present).items():
         if times > 1:
             raise SeatingRefused(f"{name} is listed {times} times among the players present.")
-    if fixed_pairs and shape is Shape.SINGLES:
+    if pairs.teams and shape is Shape.SINGLES:
         raise SeatingRefused(
-            f"Individual tables have no partners; {len(fixed_pairs)} pairs were given."
+            f"Individual tables have no partners; {len(pairs.teams)} pairs were given."
         )
-    in_pairs = Counter(p for pair in fixed_pairs for p in pair)
-    for pair in fixed_pairs:
+    in_pairs = Counter(p for pair in pairs.teams for p in pair)
+    for pair in pairs.teams:
         if len(pair) != 2 or pair[0] == pair[1]:
             raise SeatingRefused(f"A pair is two different players; {pair!r} is not.")
     for name, times in in_pairs.items():
@@ -307,47 +245,6 @@ def _missed(present: Sequence[str], rounds_so_far: Sequence[Round]) -> dict[str,
     """Rounds tonight each present player did not play: sat out, or not yet come."""
     played = Counter(p for r in rounds_so_far for p in r.seated)
     return {p: len(rounds_so_far) - played[p] for p in present}
-
-
-def _teams(
-    present: tuple[str, ...],
-    shape: Shape,
-    fixed_pairs: Sequence[tuple[str, str]],
-    seen: History,
-    sit_out_order: Callable[[Sequence[str]], list[str]],
-    rng: random.Random,
-) -> tuple[list[tuple[str, ...]], list[str]]:
-    """This round's teams of two, as many as fill whole tables, and who sits out.
-
-    With rotating partners the players beyond whole tables sit out first, one by one, and the
-    rest are paired afresh. With fixed pairs a pair plays when both are present; anyone else (a
-    partner away, a guest) is paired with another such player as rotating partners would be,
-    and the teams beyond whole tables sit out, a team together.
-    """
-    per_table = shape.pairs_a_table
-    if not fixed_pairs:
-        order = sit_out_order(present)
-        out = order[: len(present) % (2 * per_table)]
-        return _partners(order[len(out) :], seen, rng), out
-    here = set(present)
-    teams = [(a, b) for a, b in fixed_pairs if a in here and b in here]
-    teamed = {p for team in teams for p in team}
-    loose = [p for p in present if p not in teamed]
-    out = sit_out_order(loose)[: len(loose) % 2]
-    teams += _partners([p for p in loose if p not in out], seen, rng)
-    resting = len(teams) % per_table
-    # The teams whose players have missed fewest rounds tonight sit out first.
-    rank = {p: i for i, p in enumerate(sit_out_order([p for team in teams for p in team]))}
-    teams.sort(key=lambda team: sorted(rank[p] for p in team))
-    out += [p for team in teams[:resting] for p in team]
-    return teams[resting:], out
-
-
-def _partners(people: Sequence[str], seen: History, rng: random.Random) -> list[tuple[str, str]]:
-    """People in twos, nobody with someone already partnered while a new partner can be had."""
-    people = list(people)
-    rng.shuffle(people)
-    return pair_up(people, lambda a, b: seen.partnered.get(frozenset((a, b)), 0))
 
 
 def _number_tables(
@@ -381,10 +278,11 @@ def plan_night(
     players: Sequence[str],
     rounds: int,
     shape: Shape,
-    fixed_pairs: Sequence[tuple[str, str]] = (),
+    fixed_pairs: Pairs | Sequence[tuple[str, str]] = (),
     history: History | None = None,
     seed: int = 0,
     schedule_played: int | None = None,
+    fours_allowed: bool = True,
 ) -> tuple[Round, ...]:
     """Every round of a night whose players stay the same: plan_round, round after round."""
     if not 1 <= rounds <= MOST_ROUNDS:
@@ -392,6 +290,16 @@ def plan_night(
     planned: list[Round] = []
     for _ in range(rounds):
         planned.append(
-            plan_round(players, shape, fixed_pairs, history, planned, seed, schedule_played)
+            plan_round(
+                players,
+                shape,
+                fixed_pairs,
+                history,
+                planned,
+                seed,
+                schedule_played,
+                rounds_planned=rounds,
+                fours_allowed=fours_allowed,
+            )
         )
     return tuple(planned)

@@ -6,6 +6,8 @@ a label or a limit changes in one place. Pure Python, like the rest of the engin
 
 from __future__ import annotations
 
+from .rounding import Figure, whole
+
 # --- the cards, the books and the bonuses, as a score sheet names them ---------------------
 
 # The card categories a side counts its cards by, in the order a score sheet lists them.
@@ -69,14 +71,14 @@ FIELD_LABELS: dict[str, str] = {
 MINUS = "\u2212"
 
 
-def figure(n: float) -> str:
-    """A figure as people read it, to the whole: 1,355 or −35."""
-    return f"{round(n):,}".replace("-", MINUS)
+def figure(n: Figure) -> str:
+    """A figure as people read it, to the whole, halves up (`rounding.whole`): 1,355 or −35."""
+    return f"{whole(n):,}".replace("-", MINUS)
 
 
-def signed(n: float) -> str:
+def signed(n: Figure) -> str:
     """A deal's score as people read it, always signed: +1,355, +0 or −35."""
-    return f"{round(n):+,}".replace("-", MINUS)
+    return f"{whole(n):+,}".replace("-", MINUS)
 
 
 # A deal's breakdown, line by line, in the order the score sheet shows it (then its total).

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from scorekeeper.plumbing.models import Night, NightPlayer, NightRound, NightTable
 from scorekeeper.rules import Round, Shape, Table
 from scorekeeper.rules.terms import PARTNERS
-from scorekeeper.rules.whist import whist_sizes
+from scorekeeper.rules.whist import whist_sizes_said
 from scorekeeper.services import nights
 from scorekeeper.services.night_seating import (
     BALANCED,
@@ -170,8 +170,7 @@ def _why_drawn(night: Night, number: int) -> str:
         )
     if any(p.from_round > 1 or p.left_after is not None for p in night.players):
         return "A player came or went, so the players are not the group the night began with."
-    sizes = ", ".join(str(n) for n in whist_sizes())
-    return f"A whist schedule is known for {sizes} players; {len(present)} are here."
+    return f"A whist schedule is known for {whist_sizes_said()}; {len(present)} are here."
 
 
 def _as_kept(night: Night, planned: Round) -> NightRound:

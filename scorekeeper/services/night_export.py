@@ -1,8 +1,9 @@
 """A club night's results as CSV (issue 29): the night's standings, then a row per table of each
 round with its sides, each side's total and who won, as the club's games file writes a game.
 
-The night's figures are the page's and the board's (`night_board.night_view`); the cells are
-made formula-safe and averages rounded as every export of the club's (`services/records.py`).
+The night's figures are the page's and the board's (`night_board.night_view`), its average and
+score as they show them: to the whole point, halves up (`rules/rounding.py`; the points and games
+beside them give the exact figure). The cells are made formula-safe (`services/records.py`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from scorekeeper.plumbing.models import Night
 from scorekeeper.rules.terms import PARTNERS
 from scorekeeper.services import night_board
-from scorekeeper.services.records import one_decimal, to_cell
+from scorekeeper.services.records import to_cell
 
 # The last two after the older ones (whose readers by position find them where they were): the
 # figure the night's rule ranks by (`night_ranking.RANKED_BY`: an average, total points or the score
@@ -45,8 +46,8 @@ def export_night(night: Night) -> str:
             s.games,
             s.wins,
             s.sat_out,
-            one_decimal(s.points, s.games) if s.games else "",
-            "" if s.exact is None else one_decimal(s.exact.numerator, s.exact.denominator),
+            "" if s.average is None else s.average,
+            "" if s.score is None else s.score,
             s.unranked,
         ]
         for s in view.standings

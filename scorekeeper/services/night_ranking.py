@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from scorekeeper.rules import rounding
+
 if TYPE_CHECKING:  # the board's rounds, as night_board.py reads them (it imports this module)
     from scorekeeper.services.night_board import BoardRound
 
@@ -91,13 +93,14 @@ class Standing:
 
     @property
     def average(self) -> int | None:
-        """Points per game counted, rounded."""
-        return round(self.points / self.games) if self.games else None
+        """Points per game counted, to the whole point, halves up (`rounding.average`)."""
+        return rounding.average(self.points, self.games)
 
     @property
     def score(self) -> int | None:
-        """The figure the night's rule ranks by, rounded (None with no game counted)."""
-        return None if self.exact is None else round(self.exact)
+        """The figure the night's rule ranks by, to the whole point, halves up (None with no
+        game counted): what the page, the board, the API and the CSV all show."""
+        return None if self.exact is None else rounding.whole(self.exact)
 
 
 def needed(seated: int) -> int:

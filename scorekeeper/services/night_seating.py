@@ -31,9 +31,20 @@ from scorekeeper.plumbing.models import (
     NightRound,
     NightTable,
 )
-from scorekeeper.rules import History, Round, SeatingRefused, Shape, Table, history_of, plan_round
+from scorekeeper.rules import (
+    History,
+    Round,
+    SeatingRefused,
+    Shape,
+    Table,
+    history_of,
+    plan_round,
+    saved_ruleset,
+)
+from scorekeeper.rules.fixed_pairs import Pairs, draw_pairs
 from scorekeeper.rules.whist import whist_rounds
-from scorekeeper.services import nights
+from scorekeeper.services import night_pairs, nights
+from scorekeeper.services.night_pairs import player_key
 from scorekeeper.services.ratings import chances
 from scorekeeper.services.ratings.kept import Who
 from scorekeeper.services.ratings.model import Skill
@@ -50,13 +61,6 @@ class NightRefused(ValueError):
     def __init__(self, problems: Sequence[tuple[str, str]]) -> None:
         super().__init__("; ".join(words for _, words in problems))
         self.problems = tuple(problems)
-
-
-def player_key(player: NightPlayer) -> str:
-    """The player as the engine and the season's history name them."""
-    if player.member_id is not None:
-        return str(player.member_id)
-    return nights.GUEST + player.name
 
 
 def present_for(night: Night, number: int) -> list[NightPlayer]:
@@ -106,12 +110,16 @@ class _Asked:
     number: int
     present: tuple[str, ...]
     shape: Shape
-    fixed_pairs: tuple[tuple[str, str], ...]
+    # Fixed partners: the night's pairs; None before round 1, whose seed draws them.
+    fixed_pairs: Pairs | None
     history: History
     so_far: tuple[Round, ...]
     schedule_played: int | None
     # Partners balanced by rating: each present player's kept rating (else None).
     skills: Mapping[str, Skill] | None = None
+    fixed: bool = False
+    rounds_planned: int | None = None
+    fours_allowed: bool = True
 
 
 def seed_of(night: Night, draw: int) -> int:
@@ -137,11 +145,10 @@ def round_after(night: Night, rounds: Sequence[NightRound]) -> tuple[Round, bool
     robin with every player present paired, or fixed partners' round 1, which their pairs and
     round robin follow."""
     asked = _asked(night, rounds)
-    here = set(asked.present)
-    paired = {p for pair in asked.fixed_pairs if set(pair) <= here for p in pair}
+    pairs = asked.fixed_pairs
     scheduled = asked.shape is Shape.FOURS and (
         asked.schedule_played is not None
-        or (night.partners == FIXED and (not asked.so_far or paired == here))
+        or (night.partners == FIXED and (pairs is None or pairs.players == set(asked.present)))
     )
     return _plan(asked, seed_of(night, night.draw)), scheduled
 
@@ -187,15 +194,20 @@ def new_draw(night: Night, rounds: Sequence[NightRound]) -> tuple[int, Round]:
 
 
 def _plan(asked: _Asked, seed: int) -> Round:
+    pairs = asked.fixed_pairs
+    if asked.fixed and pairs is None:
+        pairs = draw_pairs(asked.present, seed, asked.history.partnered)
     try:
         planned = plan_round(
             asked.present,
             asked.shape,
-            asked.fixed_pairs,
+            pairs or (),
             asked.history,
             asked.so_far,
             seed=seed,
             schedule_played=asked.schedule_played,
+            rounds_planned=asked.rounds_planned,
+            fours_allowed=asked.fours_allowed,
         )
     except SeatingRefused as refused:
         words = f"Round {asked.number} cannot be seated: {refused}"
@@ -239,16 +251,35 @@ def _asked(night: Night, rounds: Sequence[NightRound]) -> _Asked:
         and whist_rounds(len(present)) is not None
     )
     whist = whist and same_group
+    history = _before_tonight(night)
     return _Asked(
         number,
         present,
         shape,
-        tuple(_fixed_pairs(so_far)) if fixed else (),
-        _before_tonight(night),
+        _pairs(night, rounds, so_far) if fixed else None,
+        history,
         so_far,
         _schedule_played(night, present) if whist else None,
         _skills(night, present) if night.partners == BALANCED else None,
+        fixed=fixed,
+        rounds_planned=night.rounds_planned,
+        fours_allowed=saved_ruleset(night.ruleset, night.house_rules).min_sides <= 2,
     )
+
+
+def _pairs(night: Night, rounds: Sequence[NightRound], so_far: Sequence[Round]) -> Pairs | None:
+    """Fixed partners' pairs for the round after `rounds`: those kept, or, for rounds planned
+    before round 1 is kept (movement cards), those round 1's draw makes."""
+    if rounds and not night.rounds:
+        return pairs_drawn(night)
+    return night_pairs.kept(night, rounds, so_far)
+
+
+def pairs_drawn(night: Night) -> Pairs:
+    """The pairs round 1 is seated with (fixed partners): drawn at the night's current draw
+    from the players present for round 1 and the season's partnerships, as `_plan` draws them."""
+    asked = _asked(night, night.rounds[:0])
+    return draw_pairs(asked.present, seed_of(night, night.draw), asked.history.partnered)
 
 
 def _skills(night: Night, present: Sequence[str]) -> dict[str, Skill]:
@@ -303,19 +334,6 @@ def _engine_round(played: NightRound, night: Night, kept_games: bool = False) ->
         ),
         tuple(keys[i] for i in played.sitting_out),
     )
-
-
-def _fixed_pairs(so_far: Sequence[Round]) -> list[tuple[str, str]]:
-    """Each player's first partner tonight is their partner all night."""
-    pairs: list[tuple[str, str]] = []
-    paired: set[str] = set()
-    for played in so_far:
-        for table in played.tables:
-            for side in table.sides:
-                if len(side) == 2 and not paired & set(side):
-                    pairs.append((side[0], side[1]))
-                    paired.update(side)
-    return pairs
 
 
 def _before_tonight(night: Night) -> History:

@@ -295,15 +295,24 @@ def _seated(
     schedule = whist_rounds(len(players)) if shape is Shape.FOURS else None
     if schedule is None:
         return night, False
+    # The schedule's rounds planned once, a night's worth at a time: each start's night is a
+    # window of them (the same tables, wrapping round), so its repeats are counted there and only
+    # the best start is planned again (for 40 players 5 nights planned, not 39; issue 38).
+    most = min(MOST_ROUNDS, len(schedule))
+    whole = [
+        played
+        for at in range(0, len(schedule), most)
+        for played in plan_night(
+            players, most, shape, history=history, seed=seed, schedule_played=at
+        )
+    ][: len(schedule)]
     ties = random.Random(seed)
     starts = sorted(range(len(schedule)), key=lambda _: ties.random())
-    best = min(
-        (
-            plan_night(players, rounds, shape, history=history, seed=seed, schedule_played=start)
-            for start in starts
-        ),
-        key=lambda planned: len(_repeats(planned, history)),
+    start = min(
+        starts,
+        key=lambda s: len(_repeats([whole[(s + i) % len(whole)] for i in range(rounds)], history)),
     )
+    best = plan_night(players, rounds, shape, history=history, seed=seed, schedule_played=start)
     if len(_repeats(best, history)) <= len(_repeats(night, history)):
         return best, True
     return night, False

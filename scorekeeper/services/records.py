@@ -11,13 +11,13 @@ import csv
 import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from sqlalchemy.orm import selectinload
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import COUNTS, Club, Deal, Game, Side
+from scorekeeper.rules import rounding
 from scorekeeper.rules.terms import BOOK_KINDS, CARD_CATEGORIES, EXTRA_BONUSES
 from scorekeeper.services.standings import Filters, Standing, club_games
 
@@ -201,11 +201,9 @@ def from_cell(text: str) -> str:
 
 
 def one_decimal(numerator: int, denominator: int) -> str:
-    """A rate or an average as every export writes it: one decimal, halves up ("0.0" of none)."""
-    if not denominator:
-        return "0.0"
-    exact = Decimal(numerator) / Decimal(denominator)
-    return str(exact.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+    """A rate or an average as the standings' export writes it: one decimal, halves up as every
+    figure is rounded (`rules/rounding.py`), "0.0" of none."""
+    return str(rounding.ratio(numerator, denominator, 1))
 
 
 def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorekeeper.plumbing.models import Club
+from scorekeeper.rules import rounding
 from scorekeeper.rules.terms import MINUS
 from scorekeeper.services.standings_filters import Filters, rating_scope
 
@@ -43,6 +44,11 @@ class Standing:
     def win_rate(self) -> float:
         """Wins over games, 0 to 1."""
         return self.wins / self.games if self.games else 0.0
+
+    @property
+    def win_percent(self) -> int:
+        """Wins over games as the pages show it: a whole percent, halves up (1 of 8 is 13)."""
+        return rounding.per(100 * self.wins, self.games) if self.games else 0
 
     @property
     def average_score(self) -> float:

@@ -1,4 +1,4 @@
-"""A club night's seating (issue 29): who sits where, round after round, and who sits out.
+"""A club night's seating (issues 29 and 38): who sits where, round after round, and who sits out.
 
 The properties are counted afresh here, from the tables' sides; whether a repeated partner
 could have been avoided is settled by a brute-force matching, not by the engine's own.
@@ -26,6 +26,7 @@ from scorekeeper.rules import (
     table_sizes,
 )
 from scorekeeper.rules.matching import max_matching
+from scorekeeper.rules.tables import team_tables
 
 NIGHTS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -139,10 +140,10 @@ def test_every_night_seats_everyone_fairly(night):
             assert sorted(map(len, sizes)) == sorted(table_sizes(len(players)))
             assert all(3 <= len(s) <= 5 and set(s) == {1} for s in sizes)
         else:
-            assert sizes == [[2] * shape.pairs_a_table] * len(played.tables)
-            teams = len(players) // 2 if pairs else len(players)
-            unit = 2 if pairs else 1
-            assert len(played.sitting_out) == unit * (teams % (2 * shape.pairs_a_table // unit))
+            # Tables of 6 first, tables of 4 for the teams they leave: the fewest sit out.
+            room = team_tables(len(players) // 2, shape.pairs_a_table)
+            assert sorted(sizes) == sorted([2] * k for k in room.sizes)
+            assert len(played.sitting_out) == len(players) - 2 * room.teams
         for table in played.tables:
             assert table.seats == tuple(seating(table.sides))
         if pairs:
@@ -248,7 +249,9 @@ def test_an_early_leaver_is_not_seated_again():
     for _ in range(3):
         rounds.append(plan_round(players[1:], Shape.SIXES, (), None, rounds, 5))
     assert all("P0" not in r.seated + r.sitting_out for r in rounds[2:])
-    assert all(len(r.sitting_out) == 3 for r in rounds[2:])
+    # Nine players: two tables of 4 and one sits out, not a table of 6 and three out.
+    assert all(len(r.sitting_out) == 1 for r in rounds[2:])
+    assert all(len(r.tables) == 2 for r in rounds[2:])
 
 
 def test_a_player_whose_partner_is_away_plays_with_another_such_player():

@@ -11,6 +11,7 @@ import pytest
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night
 from scorekeeper.rules import Round
+from scorekeeper.rules.whist import whist_sizes_said
 from scorekeeper.services import clubs, night_cards, night_play, night_seating
 
 from ._support import end_round
@@ -131,6 +132,7 @@ def test_a_night_drawn_round_by_round_has_no_cards_and_says_why(club, ids):
     cards = night_cards.movement_cards(ten)
     assert cards.players == () and cards.none.startswith(night_cards.ROUND_BY_ROUND)
     assert "10 are here" in cards.none
+    assert f"known for {whist_sizes_said()};" in cards.none
 
 
 def test_a_player_come_late_ends_the_cards(club, ids):
@@ -153,14 +155,25 @@ def test_a_player_leaving_later_is_on_the_cards_until_then(club, ids):
     assert cards.none.startswith(night_cards.ROUND_BY_ROUND)
 
 
-def test_a_pair_apart_stops_fixed_cards(club, ids):
-    """Ten with fixed partners: two sit out round 1 without a partner, so round 2 is drawn."""
+def test_five_fixed_pairs_rest_in_turn_on_the_cards(club, ids):
+    """Ten with fixed partners: five pairs, one resting each round, a different one each time;
+    every round is on the cards (issue 38: round 1 is the round robin's too)."""
     night = open_night(club, ids, THIRTEEN[:10], partners="fixed", rounds=3)
     cards = night_cards.movement_cards(night)
-    assert cards.numbers == (1,)
-    assert cards.stops.startswith("The cards stop at round 1: round 2 is drawn when it comes")
+    assert cards.numbers == (1, 2, 3)
+    resting = [frozenset(r.sitting_out) for r in cards.seating]
+    assert all(len(out) == 2 for out in resting) and len(set(resting)) == 3
+    seat_every_round(night, cards)
+
+
+def test_a_late_player_stops_fixed_cards(club, ids):
+    """A player come after round 1 has no pair: round 2 is drawn when it comes, not printed."""
+    night = open_night(club, ids, THIRTEEN[:10], partners="fixed", rounds=3)
     night_play.seat_round(night)
-    assert kept_round(night, 1) == cards.seating[0]
+    end_round(night)
+    night_play.add_player(night, ids["Kit"])
+    cards = night_cards.movement_cards(night)
+    assert cards.none.startswith(night_cards.ROUND_BY_ROUND), cards.none
 
 
 def test_an_ended_or_fully_seated_night_has_no_cards(club, ids):

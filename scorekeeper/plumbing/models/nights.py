@@ -56,6 +56,11 @@ class Night(db.Model):
     # deal yet reseated): part of the seed, so each draw is another seating, and every reload
     # of one draw the same.
     draw: Mapped[int] = mapped_column(default=0)
+    # Fixed partners (issue 38): the pairs drawn with round 1, in their round robin's order, as
+    # night_player ids, and the spare (the player without a pair, who plays in for whoever sits
+    # out): {"teams": [[id, id], ...], "spare": [id]}. None: not fixed, round 1 not seated, or a
+    # night kept before issue 38 (its pairs are round 1's partners).
+    pairs: Mapped[dict[str, list[Any]] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

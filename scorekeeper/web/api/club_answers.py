@@ -165,12 +165,17 @@ NIGHT_STANDING = answered(
         },
         "wins": INTEGER,
         "sat_out": {"type": "integer", "description": "Rounds sat out"},
-        "average": {**NUMBER_OR_NULL, "description": "Points per game counted, rounded"},
+        "average": {
+            **NUMBER_OR_NULL,
+            "description": "Points per game counted, to the whole point, halves up (2512.5 is "
+            "2513), as the night's page and CSV show it",
+        },
         "score": {
             **NUMBER_OR_NULL,
-            "description": "The figure the night's ranking ranks by, rounded: the average per "
-            "game (half, average), total points (total), or points with each round sat out "
-            "scored at the player's own average (own_average); null with no game counted",
+            "description": "The figure the night's ranking ranks by, to the whole point, halves "
+            "up: the average per game (half, average), total points (total), or points with "
+            "each round sat out scored at the player's own average (own_average); null with "
+            "no game counted",
         },
         "not_ranked": {
             "type": ["string", "null"],
@@ -294,9 +299,12 @@ CLUB_ANSWERS: dict[str, dict[str, Any]] = {
                 "member ranked first in the night's standings (a first place shared counts "
                 "for each)",
             },
-            "win_rate": {"type": "number"},
-            "average_score": {"type": "number"},
-            "average_per_deal": {"type": "number"},
+            "win_rate": {
+                "type": "number",
+                "description": "Wins over games, 0 to 1, to four decimals, halves up",
+            },
+            "average_score": {"type": "number", "description": "To one decimal, halves up"},
+            "average_per_deal": {"type": "number", "description": "To one decimal, halves up"},
             "total_points": INTEGER,
             "rank": {"type": ["integer", "null"]},
             "rating": RATING,

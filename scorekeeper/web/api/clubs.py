@@ -11,6 +11,7 @@ from flask import abort, jsonify, request
 from scorekeeper import rules as engine
 from scorekeeper.plumbing.models import Club
 from scorekeeper.rules import Refusal
+from scorekeeper.rules.rounding import ratio
 from scorekeeper.services import clubs, games, standings
 from scorekeeper.web.access import Level, require
 from scorekeeper.web.api.club_shapes import STANDINGS_GAMES, STANDINGS_QUERY
@@ -51,9 +52,10 @@ def club_standings(slug: str):
                 "games": row.games,
                 "wins": row.wins,
                 "night_wins": row.night_wins,
-                "win_rate": round(row.win_rate, 4),
-                "average_score": round(row.average_score, 1),
-                "average_per_deal": round(row.average_per_deal, 1),
+                # Rounded from the exact figures, halves up, as the page and the CSV round.
+                "win_rate": float(ratio(row.wins, row.games, 4)),
+                "average_score": float(ratio(row.total_points, row.games, 1)),
+                "average_per_deal": float(ratio(row.total_points, row.deals, 1)),
                 "total_points": row.total_points,
                 "rank": row.rank,
                 "rating": row.rating,

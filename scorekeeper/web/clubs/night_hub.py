@@ -17,7 +17,7 @@ from wtforms.validators import Optional
 from scorekeeper.plumbing.models import Club
 from scorekeeper.rules import PRESETS
 from scorekeeper.rules.nights import MOST_ROUNDS
-from scorekeeper.rules.whist import whist_sizes
+from scorekeeper.rules.whist import whist_sizes_said
 from scorekeeper.services import clubs, games, night_hub, night_play, night_ranking, nights
 from scorekeeper.services.night_length import AS_NEEDED
 from scorekeeper.web.access import Level
@@ -96,7 +96,7 @@ def night_new(slug: str):
         form=form,
         going=night_hub.in_progress(club),
         today=games.now().date(),
-        whist_sizes=whist_sizes(),
+        whist_sizes_said=whist_sizes_said(),
         balanced_ruling=night_play.BALANCED_RULING,
         as_needed=AS_NEEDED,
     )
