@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from math import comb
 
@@ -22,7 +21,7 @@ from .tally import Cost, Groups, Tally, sit_out_choice
 # After its first plan the search tries this many rounds more for a cheaper night.
 SEARCH_ROUNDS = 200
 # The search starts again this many times, ties taken in another order each time.
-RESTARTS = 1
+RESTARTS = 2
 # Two rounds are seated again together where each has at most this many seatings (a table).
 TOGETHER = 3
 
@@ -56,8 +55,8 @@ def plan_small(
     """The next `rounds` rounds of a small room, `need` sitting out each: the cheapest night of
     the searches' plans, polished."""
     best: tuple[Cost, list[Step], _Search] | None = None
-    for _ in range(RESTARTS):
-        search = _Search(present, need, tally, rng)
+    for restart in range(RESTARTS):
+        search = _Search(present, need, tally, rng, alike=restart % 2 == 1)
         search.go(rounds, [], (0, 0, 0))
         assert search.best_cost is not None
         if best is None or search.best_cost < best[0]:
@@ -78,7 +77,9 @@ class _Search:
     the pairs it partners and the pairs it opposes, so costing a seating is a few lookups.
     """
 
-    def __init__(self, present: Sequence[str], need: int, tally: Tally, rng: random.Random):
+    def __init__(
+        self, present: Sequence[str], need: int, tally: Tally, rng: random.Random, alike: bool
+    ):
         self.names = list(present)
         self.rng = rng
         n = len(self.names)
@@ -96,10 +97,14 @@ class _Search:
         self.seatings = self._every_seating()
         self.pairs = [a * n + b for a in range(n) for b in range(a + 1, n)]
         self.rows = [[min(a, b) * n + max(a, b) for b in range(n)] for a in range(n)]
+        self.others = [[self.rows[a][b] for b in range(n) if b != a] for a in range(n)]
         self.seated = n - need
         self.best: list[Step] = []
         self.best_cost: Cost | None = None
         self.tried = 0
+        self.reached: dict[tuple[int, ...], Cost] = {}
+        # Whether states alike up to the players' names count as reached (else only the same).
+        self.alike = alike
 
     def _every_seating(self) -> dict[tuple[int, ...], list[tuple[list[int], list[int]]]]:
         """For each set who may sit out, every seating of the rest: (pairs partnered, pairs
@@ -136,14 +141,19 @@ class _Search:
         """This round's seatings that sit out whoever has missed fewest, cheapest first."""
         n = len(self.names)
         forced, tier, pick = sit_out_choice(range(n), self.need, dict(enumerate(self.missed)))
+        partnered, opposed = self.partnered.__getitem__, self.opposed.__getitem__
         ranked = []
         for chosen in itertools.combinations(tier, pick):
             out = tuple(sorted((*forced, *chosen)))
+            season, apart = sum(self.season[p] for p in out), self.apart(out)
             for k, (teams, met) in enumerate(self.seatings[out]):
-                # Then those who have shared a table least (as partners or opponents), so the
-                # rounds left keep the most ways round a repeat.
-                shared = sum(self.partnered[t] + self.opposed[t] for t in (*teams, *met))
-                ranked.append((self.cost(out, k), (self.apart(out), shared), out, k))
+                again = list(map(partnered, teams))
+                meetings = sum(map(opposed, met))
+                cost = (len(teams) - again.count(0), season, meetings)
+                # Then those who have sat out together least, and shared a table least (as
+                # partners or opponents), so the rounds left keep the most ways round a repeat.
+                shared = sum(again) + sum(map(partnered, met)) + sum(map(opposed, teams))
+                ranked.append((cost, (apart, shared + meetings), out, k))
         # Among seatings of equal cost the order is drawn: each restart tries other ties.
         self.rng.shuffle(ranked)
         ranked.sort(key=lambda choice: choice[:2])
@@ -189,7 +199,7 @@ class _Search:
         own_p = own_o = forced = 0
         gains_p, gains_o = [], []
         for a in range(n):
-            row = [self.rows[a][b] for b in range(n) if b != a]
+            row = self.others[a]
             fresh = sum(1 for t in row if not partnered[t])
             counts = [opposed[t] for t in row]
             if self.missed[a] > low:  # sits out no more: plays every round left
@@ -224,11 +234,53 @@ class _Search:
                     return
                 self.tried += 1
             self.add(out, k, 1)
-            if self.best_cost is None or _plus(total, self.floor(left - 1)) < self.best_cost:
+            if self._new(total) and (
+                self.best_cost is None or _plus(total, self.floor(left - 1)) < self.best_cost
+            ):
                 plan.append((out, k))
                 self.go(left - 1, plan, total)
                 plan.pop()
             self.add(out, k, -1)
+
+    def _new(self, spent: Cost) -> bool:
+        """Whether no state alike was reached before at no more cost. The same rounds in
+        another order, or with the players named otherwise, reach alike counts, from which the
+        same can follow; alike is judged by each player's counts with each other player,
+        refined twice by the others' (so two states told alike are nearly always the same up
+        to names: the search may skip a state it need not, never seat wrongly)."""
+        n = len(self.names)
+        links = [
+            [(self.partnered[self.rows[a][b]], self.opposed[self.rows[a][b]]) for b in range(n)]
+            for a in range(n)
+        ]
+        colour = [hash((self.missed[a], tuple(sorted(links[a])))) for a in range(n)]
+        for _ in range(2):
+            colour = [
+                hash(
+                    (colour[a], tuple(sorted((links[a][b], colour[b]) for b in range(n) if b != a)))
+                )
+                for a in range(n)
+            ]
+        state = (
+            tuple(sorted(colour)) if self.alike else (*self.missed, *self.partnered, *self.opposed)
+        )
+        if state in self.reached and self.reached[state] <= spent:
+            return False
+        self.reached[state] = spent
+        return True
+
+    def _alike(self) -> tuple[int, ...]:
+        """The state up to the players' names, nearly: each player's counts with each other,
+        refined twice by the others' (Weisfeiler and Leman's colouring)."""
+        n, rows = len(self.names), self.rows
+        links = [[self.partnered[t] * 64 + self.opposed[t] for t in rows[a]] for a in range(n)]
+        colour = [hash((self.missed[a], *sorted(links[a]))) for a in range(n)]
+        for _ in range(2):
+            colour = [
+                hash((colour[a], *sorted(links[a][b] * 1_000_003 + colour[b] for b in range(n))))
+                for a in range(n)
+            ]
+        return tuple(sorted(colour))
 
     def polish(self, plan: list[Step]) -> list[Step]:
         """Each round in turn seated again as cheaply as the other rounds allow, then two
@@ -321,9 +373,15 @@ class _Search:
 def _spread(counts: list[int], more: int) -> int:
     """The least `more` meetings added to pairs met `counts` times can cost, a pair met c
     times costing c more: each to the pair met least so far."""
-    levels = Counter(counts)
-    cost, level = 0, min(levels, default=0)
+    if more <= 0:
+        return 0
+    levels = [0] * (max(counts) + 2)
+    for times in counts:
+        levels[times] += 1
+    cost = level = 0
     while more > 0:
+        if level + 1 >= len(levels):
+            levels.append(0)
         take = min(more, levels[level])
         cost += take * level
         more -= take
