@@ -22,9 +22,10 @@ from collections.abc import Mapping, Sequence
 from math import comb
 
 from .matching import improve, max_matching, pair_up
+from .round_swaps import round_worth, swapped, table_worth
 from .small_room import plan_small, tablings
 from .tables import table_sizes, team_tables
-from .tally import Cost, Grid, Groups, Tally, Team, sit_out_choice
+from .tally import Grid, Groups, Tally, Team, sit_out_choice
 
 # A room with at most this many seatings of a round is planned to the night's end.
 WHOLE_NIGHT_SEATINGS = 400
@@ -73,7 +74,7 @@ def _drawn_round(
     draw costs more and differs less)."""
     forced, tier, pick = sit_out_choice(present, need, tally.missed)
     partnered, opposed = _grid(tally.partnered, present), _grid(tally.opposed, present)
-    best: tuple[Cost, Groups, list[str]] | None = None
+    best: tuple[tuple[int, ...], Groups, list[str]] | None = None
     for draw in range(DRAWS if len(present) < LARGE_ROOM else 2):
         aware = draw % 2 == 0
         chosen = _who_sits_out(present, forced, tier, pick, partnered, tally, rng, aware)
@@ -85,7 +86,9 @@ def _drawn_round(
         else:
             teams = pair_up(seated, lambda a, b: partnered[a][b])
             groups = _team_tables(list(teams), sizes, opposed)
-        cost = tally.cost(groups, out)
+        groups = swapped(groups, partnered, opposed)
+        again, most, met = round_worth([table_worth(g, partnered, opposed) for g in groups])
+        cost = (again, sum(tally.season_out.get(p, 0) for p in out), most, met)
         if best is None or cost < best[0]:
             best = (cost, groups, out)
     assert best is not None
