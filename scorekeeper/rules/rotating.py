@@ -81,18 +81,41 @@ def _drawn_round(
         out = [*forced, *chosen]
         seated = [p for p in present if p not in out]
         rng.shuffle(seated)
+        short = 0
         if teams_a_table == 0:
             groups = _singles(seated, sizes, opposed)
         else:
             teams = pair_up(seated, lambda a, b: partnered[a][b])
             groups = _team_tables(list(teams), sizes, opposed)
         groups = swapped(groups, partnered, opposed)
+        if teams_a_table == 2:
+            # The teams the swaps left, put at tables of 4 again: as many tables as can be of
+            # teams that never met.
+            teams = [team for group in groups for team in group]
+            groups = _team_tables(teams, sizes, opposed)
+        if teams_a_table:
+            short = _short_next(present, groups, partnered, len(seated) // 2)
         again, most, met = round_worth([table_worth(g, partnered, opposed) for g in groups])
-        cost = (again, sum(tally.season_out.get(p, 0) for p in out), most, met)
+        cost = (again, short, sum(tally.season_out.get(p, 0) for p in out), most, met)
         if best is None or cost < best[0]:
             best = (cost, groups, out)
     assert best is not None
     return best[1], best[2]
+
+
+def _short_next(present: Sequence[str], groups: Groups, partnered: Grid, teams: int) -> int:
+    """How many of next round's `teams` partnerships this round leaves no new partner for:
+    the largest set of pairs never partnered, this round's teams counted, falls short by so
+    many (a round that leaves the next a way round a repeat goes before one that does not)."""
+    place = {p: i for i, p in enumerate(present)}
+    now = {frozenset(team) for group in groups for team in group}
+    fresh = [
+        (place[a], place[b])
+        for a, b in itertools.combinations(present, 2)
+        if not partnered[a][b] and frozenset((a, b)) not in now
+    ]
+    found = sum(1 for i, j in enumerate(max_matching(len(present), fresh)) if i < j)
+    return max(0, teams - found)
 
 
 def _grid(counts: Mapping[frozenset[str], int], present: Sequence[str]) -> dict[str, Counter[str]]:
