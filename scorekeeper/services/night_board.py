@@ -17,7 +17,7 @@ from sqlalchemy import Select, func, select
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night, NightRound, NightTable, Side
 from scorekeeper.rules.terms import PARTNERS
-from scorekeeper.services import night_play
+from scorekeeper.services import night_partners, night_play
 from scorekeeper.services.games.words import rules_called
 from scorekeeper.services.night_play import BALANCED, SIT_OUTS, NightRefused
 
@@ -86,6 +86,8 @@ class NightView:
     ranked_by: RankedBy  # the figure it ranks by: the standings' column next to the name
     here: tuple[tuple[int, str], ...]  # (night player id, name) of those still here
     gone: tuple[str, ...]
+    # Fixed partners: the pairs once drawn and who has no partner (night_partners.py's words).
+    pairs: night_partners.PairsShown | None = None
 
     @property
     def rules_called(self) -> str:
@@ -221,6 +223,7 @@ def night_view(night: Night) -> NightView:
         RANKED_BY.get(night.ranking, RANKED_BY[AVERAGE]),
         tuple((p.id, p.name) for p in night.players if p.left_after is None),
         tuple(p.name for p in night.players if p.left_after is not None),
+        night_partners.shown(night),
     )
 
 

@@ -21,8 +21,8 @@ from scorekeeper.rules.whist import whist_sizes_said
 from scorekeeper.services import nights
 from scorekeeper.services.night_seating import (
     BALANCED,
-    FIXED,
     NightRefused,
+    is_fixed,
     player_key,
     present_for,
     round_after,
@@ -163,7 +163,7 @@ def _why_drawn(night: Night, number: int) -> str:
     if nights.SHAPES[night.shape][0] is not Shape.FOURS:
         return "Only partnership tables of 4 follow a schedule."
     present = present_for(night, number)
-    if night.partners == FIXED:
+    if is_fixed(night.partners):
         return (
             f"Not every player here for round {number} has a partner kept from the rounds "
             "before: a pair is apart, or a player came late."

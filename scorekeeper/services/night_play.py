@@ -36,8 +36,10 @@ from scorekeeper.services.night_rounds import (
 from scorekeeper.services.night_seating import (
     BALANCED,
     FIXED,
+    FIXED_BALANCED,
     ROTATING,
     NightRefused,
+    is_fixed,
     next_round,
     player_key,
     present_for,
@@ -50,6 +52,7 @@ from scorekeeper.services.night_seating import (
 __all__ = [
     "BALANCED",
     "FIXED",
+    "FIXED_BALANCED",
     "NO_GAME",
     "PARTNERS_MODES",
     "ROTATING",
@@ -61,6 +64,7 @@ __all__ = [
     "add_player",
     "draw_again",
     "finish_night",
+    "is_fixed",
     "next_round",
     "night_of",
     "nights_of",
@@ -79,6 +83,7 @@ PARTNERS_MODES = {
     ROTATING: "Partners rotate every round",
     FIXED: "Fixed partners all night",
     BALANCED: "Partners balanced by rating every round",
+    FIXED_BALANCED: "Fixed partners all night, pairs balanced by rating",
 }
 # What balancing by rating does and does not do, said on the night's form and page.
 BALANCED_RULING = (
@@ -122,7 +127,7 @@ def open_night(
             f"Partners rotate, stay fixed or are balanced by rating; {partners!r} is none of these."
         )
         problems.append(("partners", words))
-    elif partners == FIXED and shape == "singles":
+    elif is_fixed(partners) and shape == "singles":
         problems.append(("partners", "Individual tables have no partners to keep fixed."))
     elif partners == BALANCED and shape == "singles":
         problems.append(("partners", "Individual tables have no partners to balance."))

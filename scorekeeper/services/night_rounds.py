@@ -26,8 +26,8 @@ from scorekeeper.rules import Round, Table
 from scorekeeper.rules.terms import PARTNERS
 from scorekeeper.services import clubs, figures, games, night_pairs, night_place
 from scorekeeper.services.night_seating import (
-    FIXED,
     NightRefused,
+    is_fixed,
     new_draw,
     next_round,
     pairs_drawn,
@@ -182,7 +182,7 @@ def _seat(night: Night, number: int, planned: Round) -> None:
     """The round as planned added to the night, each table's game started; uncommitted. Fixed
     partners' round 1 keeps the pairs it was drawn with, which every later round follows."""
     by_key = {player_key(p): p for p in night.players}
-    if night.partners == FIXED and number == 1:
+    if is_fixed(night.partners) and number == 1:
         night.pairs = night_pairs.kept_form(night, pairs_drawn(night))
     club = db.session.get(Club, night.club_id)
     saved = clubs.saved_rules(club, night.saved_rules_id) if night.saved_rules_id else None

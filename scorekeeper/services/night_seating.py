@@ -21,15 +21,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from sqlalchemy import or_, select
-
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import (
     Club,
     Night,
     NightPlayer,
     NightRound,
-    NightTable,
 )
 from scorekeeper.rules import (
     History,
@@ -43,13 +40,15 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.fixed_pairs import Pairs, draw_pairs
 from scorekeeper.rules.whist import whist_rounds
-from scorekeeper.services import night_pairs, nights
+from scorekeeper.services import night_groups, night_pairs, nights
 from scorekeeper.services.night_pairs import player_key
 from scorekeeper.services.ratings import chances
 from scorekeeper.services.ratings.kept import Who
 from scorekeeper.services.ratings.model import Skill
 
 ROTATING, FIXED, BALANCED = "rotating", "fixed", "balanced"
+# Fixed partners whose pairs are drawn balanced by rating (issue 38): fixed in every other way.
+FIXED_BALANCED = "fixed_balanced"
 # A draw again that happens to seat the room as before is drawn again, up to this many times:
 # with few players and the season's partners avoided there may be one fair seating only.
 DRAWS_TRIED = 8
@@ -61,6 +60,11 @@ class NightRefused(ValueError):
     def __init__(self, problems: Sequence[tuple[str, str]]) -> None:
         super().__init__("; ".join(words for _, words in problems))
         self.problems = tuple(problems)
+
+
+def is_fixed(partners: str) -> bool:
+    """Whether a night's partners are fixed all night (by lot, or balanced by rating)."""
+    return partners in (FIXED, FIXED_BALANCED)
 
 
 def present_for(night: Night, number: int) -> list[NightPlayer]:
@@ -118,6 +122,8 @@ class _Asked:
     # Partners balanced by rating: each present player's kept rating (else None).
     skills: Mapping[str, Skill] | None = None
     fixed: bool = False
+    # Fixed partners balanced by rating: each player's strength, their pairs drawn by it.
+    strength: Mapping[str, float] | None = None
     rounds_planned: int | None = None
     fours_allowed: bool = True
 
@@ -148,7 +154,7 @@ def round_after(night: Night, rounds: Sequence[NightRound]) -> tuple[Round, bool
     pairs = asked.fixed_pairs
     scheduled = asked.shape is Shape.FOURS and (
         asked.schedule_played is not None
-        or (night.partners == FIXED and (pairs is None or pairs.players == set(asked.present)))
+        or (is_fixed(night.partners) and (pairs is None or pairs.players == set(asked.present)))
     )
     return _plan(asked, seed_of(night, night.draw)), scheduled
 
@@ -170,7 +176,7 @@ def schedule_place(night: Night) -> SchedulePlace | None:
 def why_no_draw(night: Night, number: int) -> str:
     """Why round `number`'s seating may not be drawn again ("" if it may): with fixed partners,
     round 1 draws the pairs and the order of their round robin, which later rounds follow."""
-    if night.partners == FIXED and number > 1:
+    if is_fixed(night.partners) and number > 1:
         return (
             "Partners are fixed: round 1 drew the pairs and the order they meet in, each pair "
             "once, so a later round is not drawn again."
@@ -183,11 +189,22 @@ def new_draw(night: Night, rounds: Sequence[NightRound]) -> tuple[int, Round]:
     (or the last tried), and that seating."""
     asked = _asked(night, rounds)
     shown = _plan(asked, seed_of(night, night.draw))
+    # Fixed partners by lot, round 1: a draw again draws other pairs where it can.
+    other_pairs = asked.fixed and asked.fixed_pairs is None and asked.strength is None
+    first = None
     for step in range(1, DRAWS_TRIED + 1):
         planned = _plan(asked, seed_of(night, night.draw + step))
         if planned != shown:
-            break
+            first = first or (step, planned)
+            if not other_pairs or _pairs_of(planned) != _pairs_of(shown):
+                return night.draw + step, planned
+    step, planned = first or (step, planned)
     return night.draw + step, planned
+
+
+def _pairs_of(planned: Round) -> set[frozenset[str]]:
+    """A round's partnerships."""
+    return {frozenset(side) for table in planned.tables for side in table.sides}
 
 
 # --- what the engine is asked --------------------------------------------------------------
@@ -196,7 +213,7 @@ def new_draw(night: Night, rounds: Sequence[NightRound]) -> tuple[int, Round]:
 def _plan(asked: _Asked, seed: int) -> Round:
     pairs = asked.fixed_pairs
     if asked.fixed and pairs is None:
-        pairs = draw_pairs(asked.present, seed, asked.history.partnered)
+        pairs = _draw_pairs(asked, seed)
     try:
         planned = plan_round(
             asked.present,
@@ -240,7 +257,7 @@ def _asked(night: Night, rounds: Sequence[NightRound]) -> _Asked:
     present = tuple(player_key(p) for p in present_for(night, number))
     so_far = tuple(_engine_round(r, night) for r in rounds)
     shape = nights.SHAPES[night.shape][0]
-    fixed = night.partners == FIXED
+    fixed = is_fixed(night.partners)
     # A whist schedule for the group present at every round tonight; a player come or gone
     # makes another group, seated round by round so tonight's partners are not met again.
     same_group = all({*r.seated, *r.sitting_out} == {*present} for r in so_far)
@@ -262,6 +279,7 @@ def _asked(night: Night, rounds: Sequence[NightRound]) -> _Asked:
         _schedule_played(night, present) if whist else None,
         _skills(night, present) if night.partners == BALANCED else None,
         fixed=fixed,
+        strength=_strength(night, present) if night.partners == FIXED_BALANCED else None,
         rounds_planned=night.rounds_planned,
         fours_allowed=saved_ruleset(night.ruleset, night.house_rules).min_sides <= 2,
     )
@@ -278,8 +296,20 @@ def _pairs(night: Night, rounds: Sequence[NightRound], so_far: Sequence[Round]) 
 def pairs_drawn(night: Night) -> Pairs:
     """The pairs round 1 is seated with (fixed partners): drawn at the night's current draw
     from the players present for round 1 and the season's partnerships, as `_plan` draws them."""
-    asked = _asked(night, night.rounds[:0])
-    return draw_pairs(asked.present, seed_of(night, night.draw), asked.history.partnered)
+    return _draw_pairs(_asked(night, night.rounds[:0]), seed_of(night, night.draw))
+
+
+def _draw_pairs(asked: _Asked, seed: int) -> Pairs:
+    """Fixed partners' pairs by the draw's seed: by rating where asked, else by lot with the
+    season's partners spread."""
+    return draw_pairs(asked.present, seed, asked.history.partnered, asked.strength)
+
+
+def _strength(night: Night, present: Sequence[str]) -> dict[str, float]:
+    """Each player's strength for pairs balanced by rating: the kept rating's mu, the expected
+    skill, not the displayed ordinal (mu less three sigmas), which ranks the unrated lowest
+    and would pair every newcomer with the strongest as if they were the weakest."""
+    return {key: skill.mu for key, skill in _skills(night, present).items()}
 
 
 def _skills(night: Night, present: Sequence[str]) -> dict[str, Skill]:
@@ -292,34 +322,8 @@ def _schedule_played(night: Night, present: Sequence[str]) -> int:
     """Rounds this same group (the same players present, no more, no fewer) played at the
     club's earlier nights this season with partners rotating at tables of 4: where its whist
     schedule goes on from. Tonight's rounds are the engine's to count."""
-    club = db.session.get(Club, night.club_id)
-    span = nights.history_span(club, night.played_on)
-    earlier = select(Night.id).where(
-        Night.club_id == night.club_id,
-        Night.played_on >= span.start,
-        Night.played_on <= night.played_on,
-        Night.partners == ROTATING,
-        Night.shape == night.shape,
-        or_(Night.played_on < night.played_on, Night.id < night.id),
-    )
-    keys = {
-        pid: str(member) if member is not None else nights.GUEST + name
-        for pid, member, name in db.session.execute(
-            select(NightPlayer.id, NightPlayer.member_id, NightPlayer.name).where(
-                NightPlayer.night_id.in_(earlier)
-            )
-        )
-    }
-    rows = db.session.execute(
-        select(NightRound.id, NightRound.sitting_out, NightTable.sides)
-        .join(NightTable, NightTable.round_id == NightRound.id)
-        .where(NightRound.night_id.in_(earlier))
-    )
-    groups: dict[int, set[str]] = {}
-    for round_id, out, sides in rows:
-        group = groups.setdefault(round_id, {keys[i] for i in out})
-        group.update(keys[i] for side in sides for i in side)
-    return sum(1 for group in groups.values() if group == {*present})
+    rounds = night_groups.earlier(night, ROTATING).rounds
+    return sum(1 for _, group in rounds if group == {*present})
 
 
 def _engine_round(played: NightRound, night: Night, kept_games: bool = False) -> Round:

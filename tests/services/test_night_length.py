@@ -17,8 +17,10 @@ def test_rotating_fours_play_the_whist_schedule_up_to_a_night_s_most(players):
     assert 1 <= needed <= MOST_ROUNDS
 
 
-@pytest.mark.parametrize("players", range(4, 25, 2))
+@pytest.mark.parametrize("players", range(4, 26))
 def test_fixed_pairs_play_their_round_robin_once_through(players):
+    """Odd numbers too: the one without a partner plays in every round for whoever sits out,
+    so the round robin is that of the players' pairs."""
     needed = rounds_needed(players, "fours", "fixed")
     pairs = players // 2
     # Every pair meets every other exactly once over the rounds given.
@@ -34,7 +36,7 @@ def test_fixed_pairs_play_their_round_robin_once_through(players):
         (12, "sixes", "rotating"),
         (12, "fours", "balanced"),
         (9, "singles", "rotating"),
-        (9, "fours", "fixed"),
+        (9, "sixes", "fixed"),
     ],
 )
 def test_no_schedule_keeps_the_usual_default(players, shape, partners):
@@ -43,3 +45,11 @@ def test_no_schedule_keeps_the_usual_default(players, shape, partners):
 
 def test_the_words_name_the_default_and_the_most():
     assert str(DEFAULT_ROUNDS) in AS_NEEDED and str(MOST_ROUNDS) in AS_NEEDED
+    assert "plays in for whoever sits out" in AS_NEEDED
+
+
+@pytest.mark.parametrize("players", [7, 9, 11, 13])
+def test_an_odd_number_of_fixed_partners_is_not_the_default(players):
+    """Issue 38: nine players are four pairs and a spare, three rounds; eleven five pairs, five."""
+    pairs = players // 2
+    assert rounds_needed(players, "fours", "fixed") == (pairs if pairs % 2 else pairs - 1)

@@ -198,7 +198,11 @@ NIGHT_BRIEF_PROPERTIES: dict[str, Any] = {
         "once that saved rule set is deleted)",
     },
     "shape": {"type": "string", "description": "fours, sixes or singles"},
-    "partners": {"type": "string", "description": "rotating, fixed or balanced (by rating)"},
+    "partners": {
+        "type": "string",
+        "description": "rotating, fixed, balanced (by rating) or fixed_balanced (fixed pairs "
+        "drawn balanced by rating)",
+    },
     "sit_out": {"type": "string", "description": "How a round sat out counts: no game or zero"},
     "ranking": {
         "type": "string",

@@ -18,7 +18,16 @@ from scorekeeper.plumbing.models import Club
 from scorekeeper.rules import PRESETS
 from scorekeeper.rules.nights import MOST_ROUNDS
 from scorekeeper.rules.whist import whist_sizes_said
-from scorekeeper.services import clubs, games, night_hub, night_play, night_ranking, nights
+from scorekeeper.services import (
+    clubs,
+    games,
+    night_hub,
+    night_partners,
+    night_play,
+    night_ranking,
+    nights,
+    room_words,
+)
 from scorekeeper.services.night_length import AS_NEEDED
 from scorekeeper.web.access import Level
 from scorekeeper.web.clubs import bp
@@ -98,7 +107,16 @@ def night_new(slug: str):
         today=games.now().date(),
         whist_sizes_said=whist_sizes_said(),
         balanced_ruling=night_play.BALANCED_RULING,
+        fixed_balanced_ruling=night_partners.FIXED_BALANCED_RULING,
         as_needed=AS_NEEDED,
+        # What each count gives under the rules chosen, and what those ticked give (issue 38).
+        counts=room_words.form_counts(
+            club,
+            _rules_asked(club, form.rules.data or ""),
+            form.shape.data or "",
+            form.members.data or [],
+            form.guests.data or "",
+        ),
     )
     return page, status
 

@@ -18,7 +18,14 @@ from wtforms import IntegerField, StringField
 from wtforms.validators import Optional
 
 from scorekeeper.plumbing.models import Club, Night
-from scorekeeper.services import night_board, night_checkin, night_play
+from scorekeeper.services import (
+    night_board,
+    night_checkin,
+    night_partners,
+    night_play,
+    night_schedule_words,
+    room_words,
+)
 from scorekeeper.services.access import may_run_nights
 from scorekeeper.web.access import Level, refuse
 from scorekeeper.web.clubs import bp, club_or_404
@@ -162,13 +169,21 @@ def _night_page(club: Club, found: Night, level: Level, problems: list[str] | No
         view=view,
         runs=may_run_nights(club, level),
         schedule=night_play.schedule_place(found) if view.next_round else None,
+        # What the players present for the next round give, and how tonight's group stands
+        # to its whist schedule (issue 38): services' words.
+        room=room_words.next_round_words(found) if view.next_round else "",
+        group_change=night_schedule_words.said(found) if not view.done else "",
         no_draw=night_play.why_no_draw(found, number),
         problems=problems or [],
         action=ActionForm(),
         come=ComeForm(formdata=None),
         absent=[m for m in club.members if not m.archived and m.id not in here],
         qr_label=LABEL,
-        balanced_ruling=night_play.BALANCED_RULING,
+        # How partners are chosen, fixed partners' pairs and the player without one (issue
+        # 38): night_partners' words.
+        partners_said=night_partners.said(found.partners),
+        partners_ruling=night_partners.ruling(found.partners),
+        pairs_not_yet_kept=night_partners.not_yet_kept(found.partners),
         # Players checked in from their own phones (issue 37): listed for the organisers to
         # undo; "I'm here" offered to a table-link phone where the club allows it.
         by_self=night_checkin.by_self(found),

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from flask import render_template, request
 
 from scorekeeper.plumbing.models import Club
-from scorekeeper.services import nights
+from scorekeeper.services import nights, room_words
 from scorekeeper.web.access import Level
 from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.clubs.filters import SMALL_NUMBER
@@ -39,8 +39,15 @@ def night_plan(slug: str):
         for field, message in getattr(outcome, "problems", ()):
             form[field].errors.append(message)
     plan = outcome if isinstance(outcome, nights.NightPlan) else None
+    room = room_words.plan_words(plan) if plan else ""
     page = render_template(
-        "clubs/night_plan.html", club=club, form=form, plan=plan, choices=choices, draw=draw
+        "clubs/night_plan.html",
+        club=club,
+        form=form,
+        plan=plan,
+        choices=choices,
+        draw=draw,
+        room=room,
     )
     return page, 422 if sent and plan is None else 200
 
