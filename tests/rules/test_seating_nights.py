@@ -6,7 +6,6 @@ could have been avoided is settled by a brute-force matching, not by the engine'
 
 import random
 from collections import Counter
-from functools import cache
 from itertools import combinations
 
 import pytest
@@ -28,29 +27,13 @@ from scorekeeper.rules import (
 from scorekeeper.rules.matching import max_matching
 from scorekeeper.rules.tables import team_tables
 
+from .seating_brute import largest_matching
+
 NIGHTS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def pair(a, b):
     return frozenset((a, b))
-
-
-def largest_matching(people, edge):
-    """The most disjoint pairs among people joined by edge(a, b): every choice tried."""
-    people = tuple(people)
-
-    @cache
-    def best(left):
-        if len(left) < 2:
-            return 0
-        first, rest = left[0], left[1:]
-        found = best(rest)
-        for i, other in enumerate(rest):
-            if edge(first, other):
-                found = max(found, 1 + best(rest[:i] + rest[i + 1 :]))
-        return found
-
-    return best(people)
 
 
 def season(players, seed, density):
