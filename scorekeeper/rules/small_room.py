@@ -20,6 +20,8 @@ from .tally import Cost, Groups, Tally, sit_out_choice
 
 # After its first plan the search tries this many rounds more for a cheaper night.
 SEARCH_ROUNDS = 200
+# ...and at most this many seatings costed in all (a room of 8 has 315 a round, of 7 105).
+SEARCH_SEATINGS = 10_000
 # The search starts again this many times, ties taken in another order each time.
 RESTARTS = 2
 # Two rounds are seated again together where each has at most this many seatings (a table).
@@ -102,6 +104,8 @@ class _Search:
         self.best: list[Step] = []
         self.best_cost: Cost | None = None
         self.tried = 0
+        each = max(len(ways) for ways in self.seatings.values())
+        self.budget = min(SEARCH_ROUNDS, SEARCH_SEATINGS // each)
         self.reached: dict[tuple[int, ...], Cost] = {}
         # Whether states alike up to the players' names count as reached (else only the same).
         self.alike = alike
@@ -230,7 +234,7 @@ class _Search:
         for cost, out, k in self.choices():
             total = _plus(spent, cost)
             if self.best_cost is not None:
-                if self.tried >= SEARCH_ROUNDS or total >= self.best_cost:
+                if self.tried >= self.budget or total >= self.best_cost:
                     return
                 self.tried += 1
             self.add(out, k, 1)
