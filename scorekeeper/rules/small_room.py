@@ -252,6 +252,15 @@ class _Search:
         same can follow; alike is judged by each player's counts with each other player,
         refined twice by the others' (so two states told alike are nearly always the same up
         to names: the search may skip a state it need not, never seat wrongly)."""
+        state = self._alike() if self.alike else (*self.missed, *self.partnered, *self.opposed)
+        if state in self.reached and self.reached[state] <= spent:
+            return False
+        self.reached[state] = spent
+        return True
+
+    def _alike(self) -> tuple[int, ...]:
+        """The state up to the players' names, nearly: each player's counts with each other,
+        refined twice by the others' (Weisfeiler and Leman's colouring)."""
         n = len(self.names)
         links = [
             [(self.partnered[self.rows[a][b]], self.opposed[self.rows[a][b]]) for b in range(n)]
@@ -263,25 +272,6 @@ class _Search:
                 hash(
                     (colour[a], tuple(sorted((links[a][b], colour[b]) for b in range(n) if b != a)))
                 )
-                for a in range(n)
-            ]
-        state = (
-            tuple(sorted(colour)) if self.alike else (*self.missed, *self.partnered, *self.opposed)
-        )
-        if state in self.reached and self.reached[state] <= spent:
-            return False
-        self.reached[state] = spent
-        return True
-
-    def _alike(self) -> tuple[int, ...]:
-        """The state up to the players' names, nearly: each player's counts with each other,
-        refined twice by the others' (Weisfeiler and Leman's colouring)."""
-        n, rows = len(self.names), self.rows
-        links = [[self.partnered[t] * 64 + self.opposed[t] for t in rows[a]] for a in range(n)]
-        colour = [hash((self.missed[a], *sorted(links[a]))) for a in range(n)]
-        for _ in range(2):
-            colour = [
-                hash((colour[a], *sorted(links[a][b] * 1_000_003 + colour[b] for b in range(n))))
                 for a in range(n)
             ]
         return tuple(sorted(colour))

@@ -133,7 +133,10 @@ def test_every_night_seats_everyone_fairly(night):
             given_pairs = {frozenset(p) for p in pairs}
             assert all(frozenset(s) in given_pairs for t in played.tables for s in t.sides)
         elif shape is not Shape.SINGLES:
-            check_partners_fewest(played, history_of(planned[:done], history))
+            # A small room (up to 8 at tables of 4) is planned to the night's end, its least
+            # held by test_seating_minimum.py: a round may repeat to spare a later round more.
+            if not (shape is Shape.FOURS and len(players) <= 8):
+                check_partners_fewest(played, history_of(planned[:done], history))
             if shape is Shape.FOURS:
                 check_opponents_fresh(played, history_of(planned[:done], history))
         # Sit-outs spread: after every round no player has sat out twice more than another.
