@@ -25,6 +25,7 @@ from scorekeeper.services.games import SideSetup
 from scorekeeper.services.links import path_of
 
 from .conftest import ARTIFACTS, check_axe
+from .seeded import kept
 
 SLUG = "demo"
 # The marks as computed: pointing right while closed, down once open.
@@ -64,6 +65,7 @@ def caught(melded: int, leftover: int) -> DealEntry:
     return DealEntry(books={"clean": 1}, melded_points=melded, leftover_points=leftover)
 
 
+@kept
 def seed(app) -> World:
     with app.app_context():
         club = demo.fill_demo(SLUG, games=3)

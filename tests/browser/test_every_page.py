@@ -36,6 +36,7 @@ from scorekeeper.services.games import SideSetup
 from scorekeeper.services.links import path_of
 
 from .conftest import ARTIFACTS, PHONES, check_axe, open_phone
+from .seeded import kept
 
 MAX_PAGE_BYTES = 50 * 1024
 DEMO_SLUG = "demo"
@@ -130,6 +131,7 @@ SIX_TEAMS = [
 ]
 
 
+@kept
 def seed(app) -> World:
     """A demo club with finished games, and casual games in every state."""
     with app.app_context():
@@ -421,6 +423,7 @@ NIGHT_PLAYERS = 12
 NIGHT_ROUNDS = 3
 
 
+@kept
 def demo_night(app, seated: int, played: int) -> int:
     """Twelve of the demo club's members' night: `seated` rounds seated, the first `played` of
     them played out at every table (a side going out each deal, the sides in turn); its id."""
@@ -690,9 +693,11 @@ def no_cache(page: Page) -> None:
 
 
 def shot(page: Page, name: str) -> None:
-    """Keep a screenshot of the whole page as a test artifact."""
+    """Keep a screenshot of the whole page as a test artifact (one image pixel a CSS pixel:
+    a quarter of the phone's own pixels or fewer, and as plain to read)."""
     os.makedirs(ARTIFACTS, exist_ok=True)
-    page.screenshot(path=os.path.join(ARTIFACTS, f"{page.device}-{name}.png"), full_page=True)
+    path = os.path.join(ARTIFACTS, f"{page.device}-{name}.png")
+    page.screenshot(path=path, full_page=True, scale="css")
 
 
 def page_weight(page: Page) -> tuple[int, list[tuple[str, int]]]:

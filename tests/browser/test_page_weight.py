@@ -33,6 +33,7 @@ from scorekeeper.services.games import SideSetup
 from scorekeeper.services.links import path_of
 
 from .conftest import open_phone
+from .seeded import kept
 
 LIMIT = 10 * 1024
 # The game's two pages are over the limit, and would be even if they carried nothing they do not
@@ -75,6 +76,7 @@ def caught(melded: int, leftover: int) -> DealEntry:
     return DealEntry(books={"clean": 1}, melded_points=melded, leftover_points=leftover)
 
 
+@kept
 def seed(app) -> Seeded:
     """The demo club, and a game of two partnerships in progress, as bench/lighthouse.py has."""
     with app.app_context():
