@@ -25,7 +25,8 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .matching import improve, pair_up
+from .matching import pair_up
+from .rotating import grid_of, seat_teams
 from .tables import team_tables
 from .tally import Groups, Tally, Team
 from .whist import round_robin
@@ -108,17 +109,8 @@ def fixed_round(
         out.append(sitting)
         playing = [tuple(left if p == sitting else p for p in team) for team in playing]
 
-    def met(a: Team, b: Team) -> int:
-        return sum(tally.opposed[frozenset((x, y))] ** 2 for x in a for y in b)
-
-    if all(size == 2 for size in sizes):
-        groups = [list(two) for two in pair_up(playing, met)]
-    else:
-        groups, start = [], 0
-        for size in sizes:
-            groups.append(playing[start : start + size])
-            start += size
-    return improve(groups, met), out
+    # Put at tables as rotating partners' teams are: pairs that have met kept apart.
+    return seat_teams(playing, sizes, grid_of(tally.opposed, present)), out
 
 
 def _round_robin(

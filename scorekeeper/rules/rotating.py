@@ -73,7 +73,7 @@ def _drawn_round(
     """A larger room's round: the cheapest of a few draws (fewer in a large room, where each
     draw costs more and differs less)."""
     forced, tier, pick = sit_out_choice(present, need, tally.missed)
-    partnered, opposed = _grid(tally.partnered, present), _grid(tally.opposed, present)
+    partnered, opposed = grid_of(tally.partnered, present), grid_of(tally.opposed, present)
     best: tuple[tuple[int, ...], Groups, list[str]] | None = None
     for draw in range(DRAWS if len(present) < LARGE_ROOM else 2):
         aware = draw % 2 == 0
@@ -86,13 +86,13 @@ def _drawn_round(
             groups = _singles(seated, sizes, opposed)
         else:
             teams = pair_up(seated, lambda a, b: partnered[a][b])
-            groups = _team_tables(list(teams), sizes, opposed)
+            groups = seat_teams(list(teams), sizes, opposed)
         groups = swapped(groups, partnered, opposed)
         if teams_a_table == 2:
             # The teams the swaps left, put at tables of 4 again: as many tables as can be of
             # teams that never met.
             teams = [team for group in groups for team in group]
-            groups = _team_tables(teams, sizes, opposed)
+            groups = seat_teams(teams, sizes, opposed)
         if teams_a_table:
             short = _short_next(present, groups, partnered, len(seated) // 2)
         again, most, met = round_worth([table_worth(g, partnered, opposed) for g in groups])
@@ -118,7 +118,9 @@ def _short_next(present: Sequence[str], groups: Groups, partnered: Grid, teams: 
     return max(0, teams - found)
 
 
-def _grid(counts: Mapping[frozenset[str], int], present: Sequence[str]) -> dict[str, Counter[str]]:
+def grid_of(
+    counts: Mapping[frozenset[str], int], present: Sequence[str]
+) -> dict[str, Counter[str]]:
     """Pair counts as a lookup by one name then the other (quicker than building pairs)."""
     grid: dict[str, Counter[str]] = {p: Counter() for p in present}
     for pair, times in counts.items():
@@ -157,7 +159,7 @@ def _who_sits_out(
     return [*alone, *(p for p in tier if p not in alone)][:pick]
 
 
-def _team_tables(teams: list[Team], sizes: Sequence[int], opposed: Grid) -> Groups:
+def seat_teams(teams: list[Team], sizes: Sequence[int], opposed: Grid) -> Groups:
     """Teams at tables of these sizes (teams a table), opponents met before kept apart."""
 
     def opposing(a: Team, b: Team) -> int:
