@@ -39,7 +39,9 @@ keepalive = 5
 timeout = 30
 
 # Game links and table codes travel in URL paths: an access log, if one is turned on
-# (`--access-logfile`), is written with them blanked (scorekeeper/logs.py).
+# (`--access-logfile`), is written with them blanked, and so is the error log, which names a
+# request gunicorn failed on and prints tracebacks (scorekeeper/plumbing/logs.py). A worker
+# timeout names no request.
 logger_class = "scorekeeper.plumbing.logs.RedactingLogger"
 
 # Normal stops and reloads give a request this long to finish; requests here take milliseconds,

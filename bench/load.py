@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench._serve import BENCH_GAMES_PER_HOUR, machine  # noqa: E402 -- needs the repository
+from bench._serve import BENCH_GAMES_PER_HOUR, BENCH_WRITES, machine  # noqa: E402 -- needs the repository
 from scorekeeper.rules.terms import DEAL_LIMIT  # noqa: E402
 from tests.reliability._server import (  # noqa: E402
     DEAL,
@@ -372,6 +372,7 @@ def main() -> int:
         # The writers start a game every few deals, far more than one address may in an hour
         # (scorekeeper/services/creations.py): this measures the load, not that allowance.
         server.env["SCOREKEEPER_GAMES_PER_HOUR"] = str(BENCH_GAMES_PER_HOUR)
+        server.env.update(BENCH_WRITES)  # and deals and corrections (writes.py)
         db = database_name(args.database_url)
         print(f"setting up: {db}, gunicorn -w {args.workers} ...", flush=True)
         try:

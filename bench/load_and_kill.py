@@ -38,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench._serve import machine  # noqa: E402 -- needs the repository on the path
+from bench._serve import BENCH_WRITES, machine  # noqa: E402 -- needs the repository on the path
 from bench.load import code_version, database_name, percentile  # noqa: E402
 from tests.reliability import _server  # noqa: E402
 from tests.reliability._server import (  # noqa: E402
@@ -294,6 +294,7 @@ def main() -> int:
         # Every client is 127.0.0.1, one address: the writers start more games than one
         # address may in an hour (README, Limits), as a venue's tables behind one address would.
         first.env["SCOREKEEPER_GAMES_PER_HOUR"] = "100000"
+        first.env.update(BENCH_WRITES)  # and more deals than one address may send (writes.py)
         servers = [first]
         db = database_name(POSTGRES_URL or None)
         print(f"setting up: {db}, gunicorn -c gunicorn.conf.py ({WORKERS} workers) ...")

@@ -7,7 +7,8 @@ against the standings as they were before issue 30, on the same machine and the 
 One fresh SQLite database in a temporary folder, filled by `fill_demo` with the demo club's
 members replaced by `--members` of them (so a game's four to six players are drawn from all of
 them). The fill folds no rating as it commits its batches; it builds them once at its end
-(`kept.held`, `kept.rebuild_club`, as `flask recompute` would), timed on its own. Then each
+(`kept.held`, one whole-club fold after its last commit, `refold.fold_club`), timed on its
+own. Then each
 view is timed three ways, each in a fresh process of its own (`_standings_timer.py`),
 alternating in rounds:
 
@@ -43,7 +44,7 @@ from scorekeeper import create_app
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Member, Rating, RatingStep
 from scorekeeper.services import demo, standings
-from scorekeeper.services.ratings import kept
+from scorekeeper.services.ratings import refold
 
 SLUG = "demo"
 WARM_UP = 5
@@ -74,7 +75,7 @@ def seed(members: int, games: int, folder: Path):
         with contextlib.redirect_stderr(io.StringIO()):  # alembic's INFO lines
             upgrade()
         started = time.perf_counter()
-        with _patched(demo, "MEMBERS", names), _patched(kept, "rebuild_club", _timed_rebuild):
+        with _patched(demo, "MEMBERS", names), _patched(refold, "fold_club", _timed_fold):
             club = demo.fill_demo(SLUG, games)
         filled = time.perf_counter() - started - REBUILT[0]
         rated = REBUILT[0]
@@ -89,15 +90,17 @@ def seed(members: int, games: int, folder: Path):
     return app, filled, rated, held, lines
 
 
-# How long `fill_demo`'s one rebuild of the club's ratings took (seconds).
+# How long `fill_demo`'s one fold of the club's ratings took (seconds): run at once after its
+# last commit (a TESTING app folds so), the whole club rebuilt.
 REBUILT = [0.0]
-_rebuild = kept.rebuild_club
+_fold = refold.fold_club
 
 
-def _timed_rebuild(club_id: int) -> None:
+def _timed_fold(club_id: int) -> bool:
     started = time.perf_counter()
-    _rebuild(club_id)
-    REBUILT[0] = time.perf_counter() - started
+    folded = _fold(club_id)
+    REBUILT[0] += time.perf_counter() - started
+    return folded
 
 
 @contextlib.contextmanager

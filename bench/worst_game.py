@@ -8,14 +8,20 @@ one request per connection, it times:
 
 - a save of the next deal (`POST /api/v1/games/<id>/deals`), `--room` times, the last one
   filling the game;
-- a correction of deal 1 (`PUT /api/v1/games/<id>/deals/1`), which replays every deal after it;
+- a correction of deal 1 (`PUT /api/v1/games/<id>/deals/1`), which replays every deal after it,
+  as many times as a game may within the window (writes.py), and one more, refused;
 - the scoreboard page (`/t/<secret>`), the live answer (`/t/<secret>/live`), the phone's
   scorer (`/t/<secret>/scorer`) and the game's JSON (`/api/v1/games/<id>`): time, bytes as
   sent and gzipped;
 
 and finally other tables' saves (each of `--tables` games takes deal after deal from its own
-thread), p50 and max, first alone for `--seconds`, then for as long again while `--attackers`
-threads correct deal 1 of the worst game without pause.
+thread and its own address), p50 and p95, first alone for `--seconds`, then for as long again
+while `--attackers` threads from one address correct deal 1 without pause: of a fresh worst
+game, of an ordinary game, and of `--spread` fresh worst games in turn (one address, many
+games); each printed with its ratio to the tables' saves alone (issue 39: at most 2x at the
+median), and what the attackers got (200 saved, 429 past an allowance). The server runs with
+the write allowances as shipped (services/writes.py) and trusts X-Forwarded-For from the bench
+(SCOREKEEPER_PROXIES=1), so that each table and the attacker are addresses of their own.
 
     .venv/bin/python bench/worst_game.py [--workers 2] [--room 10] [--seconds 15]
     scripts/with-postgres .venv/bin/python bench/worst_game.py
@@ -25,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import json
 import statistics
 import sys
 import threading
@@ -39,6 +46,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _serve import ROOT, Server, call, init_db, machine, on_database  # noqa: E402
 
 from scorekeeper.rules.terms import MAX_DEAL_LIMIT, MAX_RULE_NUMBER, MAX_SIDES  # noqa: E402
+from scorekeeper.services.writes import ALLOWANCES, CORRECTION, GAME, window_words  # noqa: E402
+
+# The write allowances as shipped, set on the server over _serve's bench-wide ones.
+SHIPPED_WRITES = {f"SCOREKEEPER_{a.setting}": str(a.most) for a in ALLOWANCES.values()}
+ALLOWED = ", ".join(
+    f"{a.setting} {a.most} within {window_words(a.window)}" for a in ALLOWANCES.values()
+)
+# Issue 39: a flood of corrections costs other tables at most this many times their median.
+TARGET = 2.0
 
 # Individuals: one player a side, so the most sides fit in the fewest decks the rules allow.
 RULESET = "club"
@@ -102,25 +118,40 @@ def figures(values: list[float]) -> str:
     return f"p50 {statistics.median(values) * 1000:7.1f} ms, max {max(values) * 1000:7.1f} ms"
 
 
+def p95(values: list[float]) -> float:
+    """The 95th percentile (nearest rank)."""
+    ranked = sorted(values)
+    return ranked[max(0, -(-len(ranked) * 95 // 100) - 1)]
+
+
+def from_address(address: str, headers: dict[str, str] | None = None) -> dict[str, str]:
+    """Headers of a request from `address`, as the proxy in front says it (SCOREKEEPER_PROXIES=1):
+    each table and each attacker is an address of its own, as on the internet."""
+    return {**(headers or {}), "X-Forwarded-For": address}
+
+
 def other_tables(
     port: int,
     tables: int,
     seconds: float,
     attackers: int,
-    worst: tuple[int, str],
+    targets: list[tuple[int, str]],
+    phase: int,
     correction: Callable[[int], dict[str, object]] = deal,
 ):
-    """Other tables' save times over `seconds`, with `attackers` threads correcting deal 1 of
-    the game `worst` (id, secret) with `correction(melded)`."""
+    """Other tables' save times over `seconds` (each table a game and an address of its own),
+    with `attackers` threads from one address correcting deal 1 of the games `targets` (id,
+    secret), in turn, with `correction(melded)`: the saves, and the attackers' answers."""
     games = []
-    for _ in range(tables):
+    for n in range(tables):
         reply = call(port, "POST", "/api/v1/games", json_body=OTHER_GAME)
         assert reply.status == 201, reply.body
         started = reply.json()
-        games.append((started["id"], {"X-Game-Key": started["key"]}))
+        headers = from_address(f"10.2.{phase}.{n + 1}", {"X-Game-Key": started["key"]})
+        games.append((started["id"], headers))
     saves: list[float] = []
-    corrections: list[float] = []
     problems: list[int] = []
+    answers: dict[int, list[float]] = {}
     stop = threading.Event()
 
     def table(game_id: int, headers: dict[str, str]) -> None:
@@ -133,18 +164,18 @@ def other_tables(
             time.sleep(0.2)  # a table saves a deal every few minutes; this is a busy night
 
     def attacker(n: int) -> None:
-        game_id, secret = worst
-        melded = 205
+        melded, sent = 205, 0
         while not stop.is_set():
-            melded = 210 if melded == 205 else 205
+            game_id, secret = targets[(n + sent * attackers) % len(targets)]
+            melded, sent = (210 if melded == 205 else 205), sent + 1
             took, status, _ = timed(
                 port,
                 "PUT",
                 f"/api/v1/games/{game_id}/deals/1",
                 json_body=correction(melded),
-                headers={"X-Game-Key": secret},
+                headers=from_address(f"10.3.{phase}.1", {"X-Game-Key": secret}),
             )
-            (corrections if status == 200 else problems).append(took if status == 200 else status)
+            answers.setdefault(status, []).append(took)
 
     threads = [threading.Thread(target=table, args=g) for g in games]
     threads += [threading.Thread(target=attacker, args=(n,)) for n in range(attackers)]
@@ -154,7 +185,27 @@ def other_tables(
     stop.set()
     for thread in threads:
         thread.join()
-    return saves, corrections, problems
+    return saves, answers, problems
+
+
+def flood(
+    port: int, args: argparse.Namespace, alone: list[float], title: str, *more: object
+) -> float:
+    """Other tables' saves while the attackers correct: p50, p95, their ratio to the tables'
+    alone, and what the attackers got (corrections saved, refused with 429). The p50 ratio."""
+    during, answers, problems = other_tables(port, args.tables, args.seconds, args.attackers, *more)
+    ratio = statistics.median(during) / statistics.median(alone)
+    got = ", ".join(
+        f"{len(times)} x {status} (p50 {statistics.median(times) * 1000:.1f} ms)"
+        for status, times in sorted(answers.items())
+    )
+    print(
+        f"  while {args.attackers} threads from one address correct {title}: "
+        f"p50 {statistics.median(during) * 1000:7.1f} ms ({ratio:.2f}x), "
+        f"p95 {p95(during) * 1000:7.1f} ms ({p95(during) / p95(alone):.2f}x), "
+        f"{len(during)} saves, failed: {problems[:10] or 'none'}; the attackers got {got}"
+    )
+    return ratio
 
 
 def run(args: argparse.Namespace, database_url: str) -> None:
@@ -162,17 +213,20 @@ def run(args: argparse.Namespace, database_url: str) -> None:
     filled = MAX_DEAL_LIMIT - args.room
     started = time.perf_counter()
     game_id, secret = build(database_url, filled)
+    # Fresh games for the floods: each starts with its whole allowance, as an attacker's would.
+    flooded = [build(database_url, filled) for _ in range(1 + args.spread)]
     print(f"machine: {machine()}")
     print(
         f"database: {database_url.split(':', 1)[0]}; gunicorn.conf.py with -w {args.workers}; "
         f"the worst game: {MAX_SIDES} sides, house rules {HOUSE_RULES}, {filled} deals "
-        f"(made in {time.perf_counter() - started:.1f} s)"
+        f"({2 + args.spread} made in {time.perf_counter() - started:.1f} s)"
     )
-    key = {"X-Game-Key": secret}
+    print(f"allowances (writes.py): {ALLOWED}")
+    key = from_address("10.1.0.1", {"X-Game-Key": secret})
     config = ["-c", str(ROOT / "gunicorn.conf.py")]
-    with Server(
-        "scorekeeper:create_app()", {"DATABASE_URL": database_url}, args.workers, config
-    ) as app:
+    # The allowances as shipped (not _serve's bench-wide ones); each client an address of its own.
+    env = {"DATABASE_URL": database_url, "SCOREKEEPER_PROXIES": "1", **SHIPPED_WRITES}
+    with Server("scorekeeper:create_app()", env, args.workers, config) as app:
         port = app.port
         saves = []
         for _ in range(args.room):
@@ -188,7 +242,8 @@ def run(args: argparse.Namespace, database_url: str) -> None:
         )
         print(f"  one more once full: {full.status}, {full.json()['errors'][0]['message']}")
         corrections = []
-        for n in range(args.requests):
+        most = ALLOWANCES[(CORRECTION, GAME)].most
+        for n in range(most):  # the game's whole allowance, each timed
             took, status, body = timed(
                 port,
                 "PUT",
@@ -199,6 +254,13 @@ def run(args: argparse.Namespace, database_url: str) -> None:
             assert status == 200, (status, body[:300])
             corrections.append(took)
         print(f"correction of deal 1 ({len(corrections)}): {figures(corrections)}")
+        took, status, body = timed(
+            port, "PUT", f"/api/v1/games/{game_id}/deals/1", json_body=deal(215), headers=key
+        )
+        print(
+            f"  one more past the game's allowance: {status} in {took * 1000:.1f} ms, "
+            f"{json.loads(body)['errors'][0]['message']}"
+        )
         pages = {
             "scoreboard page": (f"/t/{secret}", None),
             "scoreboard, earliest deals": (f"/t/{secret}?deals_to=1", None),
@@ -214,22 +276,15 @@ def run(args: argparse.Namespace, database_url: str) -> None:
                 times.append(took)
                 size, wire = len(body), len(gzip.compress(body))
             print(f"{title:27} {figures(times)}, {size:9,} bytes ({wire:7,} gzipped)")
-        alone, _, problems = other_tables(port, args.tables, args.seconds, 0, (game_id, secret))
+        alone, _, problems = other_tables(port, args.tables, args.seconds, 0, [], 0)
         print(
-            f"other tables' saves ({args.tables} tables), alone: {figures(alone)} "
+            f"other tables' saves ({args.tables} tables), alone: p50 "
+            f"{statistics.median(alone) * 1000:7.1f} ms, p95 {p95(alone) * 1000:7.1f} ms "
             f"({len(alone)} saves, {len(problems)} failed)"
         )
-        during, corrected, problems = other_tables(
-            port, args.tables, args.seconds, args.attackers, (game_id, secret)
-        )
-        print(
-            f"  while {args.attackers} threads correct deal 1 of the worst game: {figures(during)} "
-            f"({len(during)} saves; {len(corrected)} corrections, "
-            f"{figures(corrected) if corrected else '-'}; failed: {problems[:10] or 'none'})"
-        )
+        ratios = [flood(port, args, alone, "deal 1 of a fresh worst game", flooded[:1], 1)]
         # The same flood aimed at an ordinary game: what any client with a game's link can
-        # cost others by sending corrections without pause, whatever the game's size. The
-        # worst game's cost to others is what it adds to this.
+        # cost others by sending corrections without pause, whatever the game's size.
         ordinary = call(port, "POST", "/api/v1/games", json_body=OTHER_GAME).json()
         for _ in range(ORDINARY_DEALS):
             sent = {"X-Game-Key": ordinary["key"], "Idempotency-Key": uuid.uuid4().hex}
@@ -238,22 +293,30 @@ def run(args: argparse.Namespace, database_url: str) -> None:
                 "POST",
                 f"/api/v1/games/{ordinary['id']}/deals",
                 json_body=OTHER_DEAL,
-                headers=sent,
+                headers=from_address("10.1.0.2", sent),
             )
-        during, corrected, problems = other_tables(
-            port,
-            args.tables,
-            args.seconds,
-            args.attackers,
-            (ordinary["id"], ordinary["key"]),
-            lambda melded: {"scores": [{"melded_points": melded}, {"melded_points": 50}]},
+        ratios.append(
+            flood(
+                port,
+                args,
+                alone,
+                f"deal 1 of an ordinary game (2 sides, {ORDINARY_DEALS} deals)",
+                [(ordinary["id"], ordinary["key"])],
+                2,
+                lambda melded: {"scores": [{"melded_points": melded}, {"melded_points": 50}]},
+            )
         )
+        if args.spread:
+            # One address, many games: the address's allowance is what holds it.
+            title = f"deal 1 of {args.spread} fresh worst games in turn"
+            ratios.append(flood(port, args, alone, title, flooded[1:], 3))
+        again, _, _ = other_tables(port, args.tables, args.seconds, 0, [], 4)
         print(
-            f"  while {args.attackers} threads correct deal 1 of an ordinary game (2 sides, "
-            f"{ORDINARY_DEALS} deals): {figures(during)} ({len(during)} saves; "
-            f"{len(corrected)} corrections, {figures(corrected) if corrected else '-'}; "
-            f"failed: {problems[:10] or 'none'})"
+            f"other tables' saves alone again: p50 {statistics.median(again) * 1000:7.1f} ms, "
+            f"p95 {p95(again) * 1000:7.1f} ms ({len(again)} saves)"
         )
+        verdict = "within" if max(ratios) <= TARGET else "OVER"
+        print(f"worst p50 ratio {max(ratios):.2f}x: {verdict} the target of {TARGET:g}x")
 
 
 def main() -> None:
@@ -262,8 +325,11 @@ def main() -> None:
     parser.add_argument("--room", type=int, default=10, help="deals timed as saves")
     parser.add_argument("--requests", type=int, default=20, help="of each GET and correction")
     parser.add_argument("--tables", type=int, default=6)
-    parser.add_argument("--attackers", type=int, default=6)
+    parser.add_argument("--attackers", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument(
+        "--spread", type=int, default=4, help="worst games one address floods in turn (0: none)"
+    )
     args = parser.parse_args()
     on_database(lambda url: run(args, url))
 

@@ -17,7 +17,8 @@ errors. This script sends, each at the largest its allowance lets it be:
 - forms of as many fields as fit: the new game form (with its CSRF token, as a page gives it),
   the same without a token (refused by the CSRF check, after reading it), and a side's line;
   and a side's line of one figure as long as fits (the page shown again quotes it);
-- the records upload (6 MB, the one route that takes it) from a client not signed in.
+- the records upload (6 MB, the one route that takes it) from a client not signed in;
+- a public club of 10,000 games: its records files and pages (`bench/_worst_exports.py`).
 
 Twice: in process through Flask's test client (the app with CSRF on, a temporary SQLite
 database), timing each request (median of --runs) and then taking its tracemalloc peak alone;
@@ -25,7 +26,7 @@ and against gunicorn `-w 1` (sync) over HTTP, timing it and reading the worker's
 memory (Linux: VmHWM, reset through /proc/<pid>/clear_refs before each request) less what it
 held before. Target: each under 1 s and 50 MB.
 
-    .venv/bin/python bench/worst_request.py [--runs 3] [--no-server]
+    .venv/bin/python bench/worst_request.py [--runs 3] [--no-server] [--club-games 10000]
 """
 
 from __future__ import annotations
@@ -337,6 +338,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="timed runs of each request")
     parser.add_argument("--no-server", action="store_true", help="only in process")
+    from _worst_exports import arguments, run  # a club's records and pages (issue 39)
+
+    arguments(parser)
     args = parser.parse_args()
     print(f"Machine: {machine()}")
     print(
@@ -384,6 +388,8 @@ def main() -> None:
                     {ask.label: len(ask.body) for ask in todo},
                     "RSS growth",
                 )
+        if args.club_games:
+            fine &= run(folder, args)
     print("\nEvery request within the target." if fine else "\nSome request is OVER TARGET.")
 
 

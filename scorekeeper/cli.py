@@ -1,5 +1,5 @@
 """Command-line tasks: `flask --app scorekeeper init-db`, `backup`, `demo`, `recompute`,
-`game-links`."""
+`fold`, `game-links`."""
 
 from __future__ import annotations
 
@@ -70,6 +70,17 @@ def register(app: Flask) -> None:
             click.echo(line)
         if dry_run and found.changed:
             click.echo("Dry run: nothing was changed. Run without --dry-run to put it right.")
+
+    @app.cli.command("fold")
+    @click.option("--watch", is_flag=True, help="Keep folding as saves mark (RATINGS_FOLD=off).")
+    def fold_command(watch: bool) -> None:
+        """Fold every club's ratings marks now (and, watching, as they come)."""
+        from scorekeeper.services.ratings import folder, refold
+
+        if watch:
+            click.echo(f"Folding ratings marks, looking every {folder.SWEEP_SECONDS:g} s.")
+            folder.Folder(app).watch()
+        click.echo(f"Folded the ratings of {refold.fold_every_club():,} clubs.")
 
     @app.cli.command("game-links")
     @click.option(

@@ -40,7 +40,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         SECRET_KEY=os.environ.get("SECRET_KEY", "dev"),
         SQLALCHEMY_DATABASE_URI=database_url(app.instance_path),
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        # hide_parameters: a failed statement's error (in the log) never quotes its values,
+        # which may be a game's secret or a table code it looked up.
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True, "hide_parameters": True},
         # The address phones reach the server at, for game links printed or drawn as QR codes
         # (e.g. https://scores.example.org); unset, each page uses the address it was asked at.
         PUBLIC_URL=os.environ.get("SCOREKEEPER_URL", ""),
@@ -59,6 +61,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper import cli
     from scorekeeper.plumbing import compress, security
     from scorekeeper.plumbing.db import db, migrate
+    from scorekeeper.plumbing.redaction import keep_secrets_out
     from scorekeeper.web import (
         accounts,
         api,
@@ -74,6 +77,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     from scorekeeper.web import clubs as club_pages
 
+    # The app's log (a failed request's path, a traceback) blanks secrets as gunicorn's does.
+    keep_secrets_out(app.logger)
     db.init_app(app)
     migrate.init_app(app, db, directory=str(HERE / "migrations"))
     # First of the hooks: every later one that reads a body reads it bounded.
@@ -110,10 +115,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         night_links.bp,
     ):
         app.register_blueprint(blueprint)
+    from scorekeeper.web import writing
+
+    # After the SQLite writer's turn (_sqlite_pragmas): a write's count is kept within the turn.
+    writing.configure(app)
     _login(app)
     errors.register(app)
     cli.register(app)
     _template_globals(app)
+    from scorekeeper.services.ratings import folder
+
+    # Each process's ratings folder starts with its first request (folder.py).
+    folder.start_with_requests(app)
     return app
 
 

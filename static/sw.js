@@ -296,7 +296,9 @@ async function sendAll() {
       await outbox.remove(item.key); // saved, or saved already: the key makes it once
       continue;
     }
-    if (response.status >= 500) break; // the server's trouble: try again later
+    // The server's trouble, or this game's or address's allowance of writes spent for now
+    // (429, services/writes.py): try again later, as the page's outbox does every few seconds.
+    if (response.status >= 500 || response.status === 429) break;
     item.state = response.status === 409 ? "conflict" : "refused";
     const messages = LINE.test(item.url) ? { ...MESSAGES, ...LINE_MESSAGES } : MESSAGES;
     item.message = messages[response.status] || messages.other;

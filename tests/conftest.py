@@ -39,6 +39,7 @@ from sqlalchemy import MetaData, inspect, text
 
 from scorekeeper import create_app, with_driver
 from scorekeeper.plumbing.db import db
+from scorekeeper.services import writes
 
 # The `olga` fixture (Olga's Tuesday Club of twelve) lives with its members in night_club.py;
 # named here so that every test module has it without an import that shadows its argument.
@@ -138,7 +139,10 @@ def make_app(uri: str) -> Flask:
 
 
 def close(app: Flask) -> None:
-    """Let go of the app's session and every connection it holds."""
+    """Let go of the app's session and every connection it holds, and its folding thread."""
+    running = app.extensions.pop("ratings_folder", None)
+    if running is not None:
+        running.stop()
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
@@ -308,6 +312,8 @@ def app(_one_app, databases):
         leftover.unlink()
     uri = databases.fresh(folder)
     assert uri == app.config["SQLALCHEMY_DATABASE_URI"]
+    # The writes this process refused are of the database before (services/writes.py).
+    writes.forget_refusals()
     yield app
     close(app)
     app.config.clear()

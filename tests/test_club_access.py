@@ -31,7 +31,7 @@ from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Game, Night, Organiser
 from scorekeeper.rules import DealEntry
 from scorekeeper.rules.terms import MIN_PASSWORD
-from scorekeeper.services import accounts, clubs
+from scorekeeper.services import accounts, clubs, exports, writes
 from scorekeeper.services.games import SideSetup, record_game
 
 PASSWORD = "table-for-four"
@@ -150,6 +150,11 @@ def world(tmp_path_factory, databases):
                 "SECRET_KEY": "test",
                 "SQLALCHEMY_DATABASE_URI": databases.sqlite_copy(folder, "access.sqlite"),
                 "WTF_CSRF_ENABLED": False,
+                # Every route's writes, from one address to one game: the allowances of writes
+                # (services/writes.py, test_write_limits.py) are not what this module is about.
+                **{a.setting: 1_000_000 for a in writes.ALLOWANCES.values()},
+                # Every export route, from one address, as each visitor (test_exports.py).
+                **{a.setting: 1_000_000 for a in (exports.VISITORS, exports.ORGANISERS)},
             }
         )
         olga, vera, phone = app.test_client(), app.test_client(), app.test_client()

@@ -43,6 +43,15 @@ FUZZ = settings(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 PRESETS = sorted(engine.PRESETS)
+
+
+@pytest.fixture(autouse=True)
+def _corrections_unbounded(app):
+    """Every example corrects a deal from one address within the same minute: the allowance of
+    corrections (services/writes.py, test_write_limits.py) is not what these tests are about."""
+    app.config["CORRECTIONS_PER_ADDRESS"] = 1_000_000
+
+
 SCRIPT = "<script>alert(1)</script>"
 IMG = '"><img src=x onerror=alert(1)>'
 # Never in any page, whatever was typed.
@@ -220,12 +229,13 @@ def house_rules(draw, key: str) -> dict[str, Any]:
 
 
 def row_counts(app) -> dict[str, int]:
-    """How many rows each table holds (sign-in failures aside: they are meant to be kept)."""
+    """How many rows each table holds (sign-in failures and writes counted aside: they are
+    meant to be kept, services/writes.py)."""
     with app.app_context():
         return {
             table.name: db.session.execute(select(func.count()).select_from(table)).scalar_one()
             for table in db.metadata.sorted_tables
-            if table.name != "login_attempt"
+            if table.name not in ("login_attempt", "write_tally")
         }
 
 

@@ -95,7 +95,8 @@ def test_every_module_lives_in_a_room():
 
 
 # What every blueprint may share: the visitor's access, forms, error pages, charts, a game's
-# link as shared, the answer to too many creations. Everything else in web/ is one blueprint.
+# link as shared, the answer to too many creations or writes. Everything else in web/ is one
+# blueprint.
 SHARED_WEB = {
     "__init__",
     "access",
@@ -105,6 +106,7 @@ SHARED_WEB = {
     "svg_charts",
     "sharing",
     "creating",
+    "writing",
 }
 
 

@@ -15,9 +15,9 @@ import pytest
 from test_clubs import SLUG, add_members, game_id_of, member_ids, table, text, tuesday
 
 from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import Member
+from scorekeeper.plumbing.models import Game, Member
 from scorekeeper.services import clubs
-from scorekeeper.services.ratings import kept, model, reading
+from scorekeeper.services.ratings import kept, model, reading, refold
 from scorekeeper.services.standings import Filters, rating_scope
 
 pytestmark = pytest.mark.usefixtures("quick_hashing")
@@ -200,3 +200,28 @@ def test_a_long_course_draws_the_last_games_and_counts_the_rest(app, made):
     assert last.earlier == 1 and whole.earlier == 0
     assert last.points == whole.points[1:]
     assert [p.number for p in last.points] == [2, 3]
+
+
+def test_standings_and_member_pages_say_ratings_updating_until_the_fold(app, client, made):
+    """A correction is saved and answered before its ratings are folded (issue 39): until the
+    fold, both pages say the ratings are updating, and show the ratings from before it."""
+    bob = made.members["Bob"]
+    before = kept_rating(app, SLUG, bob)
+    standings = f"/clubs/{SLUG}/standings?season=all"
+    page = f"/clubs/{SLUG}/members/{bob}?season=all"
+    assert reading.UPDATING not in text(client.get(standings))
+    app.config["RATINGS_FOLD"] = "off"
+    with app.app_context():
+        first = db.session.get(Game, made.games["g1"])
+        kept.game_changed(first)  # as a correction of it marks it, in its own commit
+        db.session.commit()
+    for path in (standings, page):
+        response = client.get(path)
+        assert response.status_code == 200
+        assert reading.UPDATING in text(response), path
+    assert kept_rating(app, SLUG, bob) == before
+    with app.app_context():
+        assert refold.fold_every_club() == 1
+    for path in (standings, page):
+        assert reading.UPDATING not in text(client.get(path)), path
+    assert kept_rating(app, SLUG, bob) == before  # the game itself did not change

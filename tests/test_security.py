@@ -141,7 +141,8 @@ def test_production_cookies_are_secure_httponly_samesite(monkeypatch, tmp_path):
 def test_session_cookie_is_httponly_and_samesite(app):
     """Even in development the session cookie is out of scripts' reach."""
     client = app.test_client()
-    client.post("/signup", data={"username": "organiser", "password": "long-password"})
+    signed = client.post("/signup", data={"username": "organiser", "password": "long-club-pass"})
+    assert signed.status_code == 302
     cookie = client.get_cookie("session")
     assert cookie is not None and cookie.http_only and cookie.same_site == "Lax"
 

@@ -9,7 +9,8 @@ of parsed keys, fields or names (issue 26: 5.75 MB of players cost a worker 42 s
 
 from __future__ import annotations
 
-from flask import Flask, request
+from flask import Flask, Response, request
+from werkzeug.wsgi import get_input_stream
 
 # A club's records CSV (csvimport.MAX_BYTES, 5 MB) with its form around it: the largest body
 # any route takes, and the app's MAX_CONTENT_LENGTH. Only the upload gets it.
@@ -34,6 +35,12 @@ MAX_FORM_MEMORY_SIZE = MAX_FORM_BODY
 # The routes that take MAX_UPLOAD, as multipart/form-data only: the records CSV's import page.
 UPLOADS = frozenset({"clubs.import_records"})
 UPLOAD_TYPE = "multipart/form-data"
+# A body refused with 413 is read to its end (and dropped) before the answer goes out, up to
+# this much: answered with the body still unsent, gunicorn closes the connection on it and the
+# proxy, still sending, answers the client 502 instead (issue 39: 1 in 6 on a deal's form).
+# nginx refuses anything past a route's own limit itself (docs/deploy/nginx.conf), so what is
+# read here is what nginx let through: at most the largest body it takes.
+MOST_DRAINED = MAX_UPLOAD
 
 
 def allowance(path: str, endpoint: str | None, mimetype: str, most: int | None) -> int:
@@ -57,3 +64,24 @@ def configure(app: Flask) -> None:
         request.max_content_length = allowance(
             request.path, request.endpoint, request.mimetype, app.config.get("MAX_CONTENT_LENGTH")
         )
+
+    @app.after_request
+    def read_what_was_refused(response: Response) -> Response:
+        """Read a refused body to its end (up to MOST_DRAINED), so the 413 reaches its sender."""
+        if response.status_code == 413:
+            drain(request.environ)
+        return response
+
+
+def drain(environ: dict) -> None:
+    """Read and drop what is left of the request's body, at most MOST_DRAINED bytes of it."""
+    length = environ.get("CONTENT_LENGTH")
+    if length and length.isdigit() and int(length) > MOST_DRAINED:
+        return  # more than any proxy in front lets through: the connection is closed on it
+    stream = get_input_stream(environ, safe_fallback=True)
+    left = MOST_DRAINED
+    try:
+        while left > 0 and (chunk := stream.read(min(64 * 1024, left))):
+            left -= len(chunk)
+    except OSError:
+        pass  # the sender has gone: nobody left to answer

@@ -29,6 +29,8 @@ import mimetypes
 import os
 import re
 import stat
+import zlib
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -119,6 +121,14 @@ def compress(response: Response) -> Response:
     ):
         return response
     response.vary.add("Accept-Encoding")
+    if response.is_streamed:
+        # Written as it is read (a club's records, issue 39): gzipped a piece at a time, never
+        # gathered into one body.
+        response.response = _gzipped(response.response)
+        response.headers.pop("Content-Length", None)
+        response.headers["Content-Encoding"] = "gzip"
+        _weaken_etag(response)
+        return response
     response.direct_passthrough = False
     body = response.get_data()
     if len(body) < SMALLEST:
@@ -127,6 +137,21 @@ def compress(response: Response) -> Response:
     response.headers["Content-Encoding"] = "gzip"
     _weaken_etag(response)
     return response
+
+
+def _gzipped(pieces: Iterable[str | bytes]) -> Iterator[bytes]:
+    """A streamed body gzipped as it goes (one gzip member: the same bytes once unpacked)."""
+    packer = zlib.compressobj(LEVEL, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    try:
+        for piece in pieces:
+            packed = packer.compress(piece.encode() if isinstance(piece, str) else piece)
+            if packed:
+                yield packed
+        yield packer.flush()
+    finally:
+        close = getattr(pieces, "close", None)
+        if close is not None:
+            close()  # the view's generator: its request context ends with it
 
 
 def _accepts_gzip() -> bool:

@@ -1,68 +1,34 @@
-"""Access logs that never hold a secret: game links and table codes are blanked before writing.
+"""Logs that never hold a secret: game links and table codes are blanked before writing.
 
 A game's secret (`/t/<secret>`), a night's board link (`/n/<secret>`) and a club's table code
-(`/clubs/<slug>/table/<code>`) travel in URL paths, so any access log would keep every table's
-key to its game. gunicorn writes its
-access log through `RedactingLogger` (named in gunicorn.conf.py); a proxy in front of the app
-must be told the same (README, production).
-
-A path is judged as the app routes it, decoded: `/%74/<secret>`, `/t/%67...` and
-`/t/%20<secret>` open (or name) a game as `/t/<secret>` does, so they are blanked the same.
+(`/clubs/<slug>/table/<code>`) travel in URL paths, so any log would keep every table's key to
+its game. gunicorn writes its access log and its error log through `RedactingLogger` (named in
+gunicorn.conf.py); the app's own log and nginx's error log are blanked by the same rules, in
+`redaction.py` (which imports no gunicorn: it is optional).
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
-from urllib.parse import unquote
 
 from gunicorn.glogging import Logger
 
-# Matched on the decoded path. A secret is the whole path segment after /t/ (whatever it holds,
-# spaces included: /t/%20<secret> is still the secret), and letters in any case (/%54/ is /T/).
-SECRETS_IN_PATHS = (
-    (re.compile(r"(/t/)[^/?#]+", re.IGNORECASE), r"\1…"),
-    # A night's read-only board link (issue 37): a secret of the same kind.
-    (re.compile(r"(/n/)[^/?#]+", re.IGNORECASE), r"\1…"),
-    (re.compile(r"(/clubs/[^/?#]+/table/)[^/?#]+", re.IGNORECASE), r"\1…"),
+from scorekeeper.plumbing.redaction import (
+    RedactingFormatter,
+    decoded,
+    redact,
+    redact_line,
+    redact_path,
 )
-# A path written encoded twice (/%2574/...) reads as /%74/... to the app, and as /t/... to a
-# proxy that decodes it once more before passing it on: decoded until it stops changing, this
-# many times at most (each decoding only shortens the text).
-MOST_DECODINGS = 4
-# One path or URL in a line of text: a request line, a Referer, a Location. Written encoded,
-# a path holds no whitespace, so it ends at the first.
-WORD = re.compile(r"\S+")
+
+__all__ = ["RedactingLogger", "decoded", "redact", "redact_line", "redact_path"]
+
 # The atoms gunicorn fills with a path already decoded (PATH_INFO): it may hold spaces, and is
 # judged whole rather than word by word.
 DECODED_PATHS = ("U", "{path_info}e")
 # Request and response headers a log format may name that carry a secret outright (the session
 # cookie holds the phone's game links and table links, signed but readable).
 SECRET_HEADERS = ("{x-game-key}i", "{x-table-code}i", "{cookie}i", "{set-cookie}o")
-
-
-def decoded(path: str) -> str:
-    """The path with its %-escapes undone, as many times as they nest."""
-    for _ in range(MOST_DECODINGS):
-        once = unquote(path)
-        if once == path:
-            break
-        path = once
-    return path
-
-
-def redact_path(path: str) -> str:
-    """One path (or URL) with its secrets blanked: as written if it holds none, else decoded."""
-    plain = decoded(path)
-    blanked = plain
-    for pattern, replacement in SECRETS_IN_PATHS:
-        blanked = pattern.sub(replacement, blanked)
-    return path if blanked == plain else blanked
-
-
-def redact(text: str) -> str:
-    """The text with every game secret and table code in it blanked, however it is encoded."""
-    return WORD.sub(lambda word: redact_path(word.group()), text)
 
 
 class RedactingLogger(Logger):
@@ -78,3 +44,10 @@ class RedactingLogger(Logger):
             if name in atoms:
                 atoms[name] = "…"
         return atoms
+
+    def setup(self, cfg: Any) -> None:
+        """gunicorn's handlers, each writing through a `RedactingFormatter` (also on reload)."""
+        super().setup(cfg)
+        for handler in self.error_log.handlers:
+            if not isinstance(handler.formatter, RedactingFormatter):
+                handler.setFormatter(RedactingFormatter(handler.formatter))

@@ -8,8 +8,6 @@ import math
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import cache
-from importlib.resources import files
 
 from flask import current_app
 from sqlalchemy import delete, func, select, update
@@ -18,7 +16,10 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from scorekeeper.plumbing.addresses import ADDRESS_LENGTH
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import LoginAttempt, Organiser
-from scorekeeper.rules.terms import MAX_NAME, MIN_PASSWORD, MIN_USERNAME
+from scorekeeper.rules.terms import MAX_NAME, MIN_USERNAME
+
+# The password rules live in services/passwords.py; callers and tests ask accounts for them too.
+from scorekeeper.services.passwords import common_passwords, password_problem  # noqa: F401
 
 # Plain ASCII, so that the database's lower() and Python agree on what "the same" means.
 USERNAME = re.compile(rf"[A-Za-z0-9._-]{{{MIN_USERNAME},{MAX_NAME}}}")
@@ -72,140 +73,6 @@ SignInOutcome = SignedIn | WrongPassword | MustWait
 def _now() -> datetime:
     """The time the throttle counts by (a test moves it on)."""
     return datetime.now(UTC)
-
-
-@cache
-def common_passwords() -> frozenset[str]:
-    """The shipped list of common passwords, lower case."""
-    text = files("scorekeeper").joinpath("data/common-passwords.txt").read_text("utf-8")
-    return frozenset(
-        line.strip().lower() for line in text.splitlines() if line.strip() and line[0] != "#"
-    )
-
-
-# What people put at the end of a password to pass a rule ("password!"): no help to it.
-TRAILING = "!.?*#@$"
-# A run this long along a line of the keyboard or the alphabet, or of one character, counts as
-# a pattern. Four would catch words ("liberty" holds "erty"); the patterns people pick
-# ("qwerty", "123456", "qazwsx") are longer.
-PATTERN_RUN = 5
-# The lines a guesser walks, each read both ways: the alphabet and the digits in order, the
-# rows of a QWERTY keyboard, and its columns top to bottom ("1qaz2wsx", "qazwsx") or bottom up.
-ORDERED = ("abcdefghijklmnopqrstuvwxyz", "01234567890")
-KEY_ROWS = ("`1234567890-=", "qwertyuiop[]\\", "asdfghjkl;'", "zxcvbnm,./")
-KEY_COLUMNS = ("1qaz", "2wsx", "3edc", "4rfv", "5tgb", "6yhn", "7ujm", "8ik,", "9ol.", "0p;/")
-# How each kind of pattern is named in a refusal.
-PATTERN_WORDS = {
-    "ordered": "letters or digits in order (like abcdef or 654321)",
-    "keyboard": "keys along a row or column of the keyboard (like qwerty or qazwsx)",
-    "repeated": "one character typed over and over",
-}
-
-
-def password_problem(username: str, password: str) -> str | None:
-    """Why this password will not do for this username, or None."""
-    if len(password) < MIN_PASSWORD:
-        return f"A password needs at least {MIN_PASSWORD} characters."
-    lowered, name = password.lower(), username.strip().lower()
-    # The username is no secret: it does not count towards the length, and what is left once
-    # it is taken out must not be a common password either ("olgapassword").
-    rest = lowered.replace(name, "") if name else lowered
-    if name and rest != lowered and len(rest) < MIN_PASSWORD:
-        return (
-            f"That password is built on the username: it needs {MIN_PASSWORD} characters "
-            "besides the username."
-        )
-    common = common_passwords()
-    if lowered in common or rest in common or lowered.rstrip(TRAILING) in common:
-        return "That password is too common: one of the first that anyone guessing would try."
-    return _repeat_problem(lowered.rstrip(TRAILING), common) or _pattern_problem(rest)
-
-
-def _repeat_problem(lowered: str, common: frozenset[str]) -> str | None:
-    """Why a password that is one piece typed again and again will not do, or None."""
-    unit = _repeated_unit(lowered)
-    if unit is None:
-        return None
-    if len(unit) == 1:
-        return "That password is one character typed over and over: a guesser tries that first."
-    # A common password, not a few letters that a list of them also holds ("abc").
-    if len(unit) >= PATTERN_RUN and (unit in common or unit.rstrip(TRAILING) in common):
-        return "That password is a common password typed twice or more: a guesser tries those."
-    return "That password is the same few characters typed again and again: a guesser tries those."
-
-
-def _repeated_unit(text: str) -> str | None:
-    """The shortest piece the text repeats at least twice ("abc" in "abcabcab"), or None."""
-    # The longest border of the whole text (KMP's failure function): the text repeats its
-    # first len(text) - border characters.
-    border = [0] * (len(text) + 1)
-    border[0], k = -1, -1
-    for i, char in enumerate(text):
-        while k >= 0 and text[k] != char:
-            k = border[k]
-        k += 1
-        border[i + 1] = k
-    period = len(text) - border[len(text)]
-    return text[:period] if text and 2 * period <= len(text) else None
-
-
-def _pattern_problem(text: str) -> str | None:
-    """Why a password that is mostly keyboard lines, letters in order or one character will
-    not do, or None: like the username, a pattern does not count towards the length."""
-    found = _patterns(text)
-    left = len(text) - sum(len(run) for run, _ in found)
-    if left >= MIN_PASSWORD:
-        return None
-    _, kind = max(found, key=lambda each: len(each[0]))
-    return (
-        f"That password is mostly {PATTERN_WORDS[kind]}: a guesser tries those early, so they "
-        f"do not count, and it needs {MIN_PASSWORD} characters besides them."
-    )
-
-
-@cache
-def _walks() -> dict[str, str]:
-    """Every piece of a line a guesser walks, at least two characters long, with its kind."""
-    down = KEY_COLUMNS
-    up = tuple(column[::-1] for column in KEY_COLUMNS)
-    # Down every column, up every column, and down and up in turn (1qazxsw2, zaq12wsx).
-    turns = tuple(up[n] if n % 2 else down[n] for n in range(len(down)))
-    other_turns = tuple(down[n] if n % 2 else up[n] for n in range(len(down)))
-    walked = ["".join(side) for side in (down, up, turns, other_turns)]
-    # Each also without the digits' row (qazwsx).
-    columns = (*walked, *("".join(c for c in line if not c.isdigit()) for line in walked))
-    lines = {line: "ordered" for line in ORDERED}
-    for line in (*KEY_ROWS, *columns):
-        lines.setdefault(line, "keyboard")
-    pieces: dict[str, str] = {}
-    for line, kind in lines.items():
-        for text in (line, line[::-1]):
-            for start in range(len(text)):
-                for end in range(start + 2, len(text) + 1):
-                    pieces.setdefault(text[start:end], kind)
-    return pieces
-
-
-def _patterns(text: str) -> list[tuple[str, str]]:
-    """The runs of PATTERN_RUN or more characters along a walked line or of one character, each
-    with its kind, read from the left, each the longest starting where it starts."""
-    walks, found, start = _walks(), [], 0
-    while start < len(text):
-        end = start + 1
-        while end < len(text) and text[end] == text[start]:
-            end += 1
-        best, kind = end, "repeated"
-        end = start + 2
-        while end <= len(text) and text[start:end] in walks:
-            end += 1
-        if end - 1 - start > best - start:
-            best, kind = end - 1, walks[text[start : end - 1]]
-        if best - start >= PATTERN_RUN:
-            found.append((text[start:best], kind))
-            start = best
-        else:
-            start += 1
-    return found
 
 
 def register(username: str, password: str) -> Organiser:

@@ -1,5 +1,5 @@
 """Correcting a saved deal: checked against the version the phone corrected, everything after
-it recomputed, the table told what changed."""
+it recomputed before the game's lock is taken, the table told what changed."""
 
 from __future__ import annotations
 
@@ -55,9 +55,14 @@ def correct_deal(
         entries = games.entries_from(scores, game)
         if [entry.to_dict() for entry in entries] == [score.entry for score in deal.scores]:
             return Saved(deal)  # nothing changes: a resent correction is not a conflict
+        # Replayed before the game's lock is taken: other tables' saves never wait for it.
         progress = games.progress_corrected(game, number, entries)
     except DealRefused as exc:
         return Refused(exc.refusals)
+    if games.lock_history(game):
+        # Another phone saved or corrected a deal since the game was read: everything is
+        # checked and replayed again on the deals as they are now (under the lock: rare).
+        return correct_deal(game, level, number, scores, version, sent_by)
     bump = update(Deal).where(Deal.id == deal.id)
     if version is not None:
         bump = bump.where(Deal.version == version)

@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
@@ -99,6 +99,7 @@ def enter_deal(
     recorded = deal_with_key(game, key) if key else None
     if recorded is not None:
         return _replayed(recorded, key, sent)
+    games.progress_of(game)  # replayed before the lock: under it, only if the deals changed
     lock(game)
     # The same submission may have been saved while this one waited for the lock.
     recorded = deal_with_key(game, key) if key else None
@@ -307,15 +308,11 @@ def _insert_deal(
 def lock(game: Game) -> None:
     """Take the game's next deal for this transaction: its other writers wait their turn.
 
-    A row lock on PostgreSQL, so that two last lines (`side_lines.send_line`) arriving at once on
-    two app processes are taken in turn and the second sees the first. SQLite's write
-    transactions are taken one at a time already (BEGIN IMMEDIATE, db.py).
+    Two last lines (`side_lines.send_line`) arriving at once on two app processes are taken in
+    turn and the second sees the first; a deal saved or corrected by another process since the
+    game was read is read again (games.lock_history).
     """
-    db.session.execute(select(Game.id).where(Game.id == game.id).with_for_update())
-    # A deal saved by another process since the game was read is seen from here on.
-    saved = db.session.execute(select(func.count(Deal.id)).where(Deal.game_id == game.id))
-    if saved.scalar_one() != len(game.deals):
-        db.session.refresh(game, ["deals", "finished_at"])
+    games.lock_history(game)
 
 
 def lines_in(game: Game, number: int) -> dict[int, DealPart]:

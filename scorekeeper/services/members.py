@@ -15,13 +15,16 @@ short name would be asked about; so does a digit changed or swapped ("Table 1", 
 from __future__ import annotations
 
 import re
-import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
-from sqlalchemy import select
+from sqlalchemy import insert, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
+from scorekeeper.plumbing import alike_keys
+from scorekeeper.plumbing.alike_keys import letters
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Member, Player, Side
 from scorekeeper.rules.terms import MAX_NAME, PARTNERS
@@ -34,6 +37,7 @@ MOST_AT_ONCE = 100
 CHANGED_FROM = 5
 # What parts the names of a list: a line break or a comma.
 SEPARATORS = re.compile(r"[,\r\n]")
+T = TypeVar("T")
 
 ALIKE_RULE = (
     "Names that look alike are asked about before they are added: the same letters whatever "
@@ -116,12 +120,6 @@ def split_names(text: str) -> list[str]:
     return [part for part in parts if part]
 
 
-def letters(name: str) -> str:
-    """What a name is compared by: its letters and digits, without case or accents."""
-    decomposed = unicodedata.normalize("NFKD", name.casefold())
-    return "".join(char for char in decomposed if char.isalnum())
-
-
 def looks_alike(one: str, other: str) -> bool:
     """Whether two names look like one person's (the rule in the module's docstring)."""
     a, b = letters(one), letters(other)
@@ -182,9 +180,12 @@ def read_list(club: Club, text: str) -> Listed | ListRefused:
     problems = tuple(p for n, name in enumerate(names, 1) if (p := _problem(name, n)))
     if problems:
         return ListRefused(problems)
-    members = {m.name.casefold(): m for m in club.members}
+    # Only the members sharing a key with a name of the list (issue 39): a name the club has
+    # already, whatever its case, is among them, and so is every member a name looks like.
+    found = _Keyed(_members_like(club, names), lambda member: member.name)
+    members = {m.name.casefold(): m for m in found.items}
     first: dict[str, str] = {}
-    new: list[str] = []
+    new: _Keyed[str] = _Keyed([], lambda name: name)
     skipped: list[Skipped] = []
     alike: list[Alike] = []
     for name in names:
@@ -196,16 +197,69 @@ def read_list(club: Club, text: str) -> Listed | ListRefused:
             skipped.append(Skipped(name, twice))
         else:
             first[key] = name
-            like = next((m for m in club.members if looks_alike(name, m.name)), None)
-            other = next((n for n in new if looks_alike(name, n)), None)
+            like = found.first_like(name)
+            other = new.first_like(name)
             if like is not None:
                 alike.append(Alike(name, like.name, _already(like, like.name)))
             elif other is not None:
                 alike.append(Alike(name, other, "also in this list"))
-            new.append(name)
-    if not new:
+            new.add(name)
+    new_names = tuple(new.items)
+    if not new_names:
         return ListRefused((f"Nothing new to add: {'; '.join(str(s) for s in skipped)}.",))
-    return Listed(tuple(new), tuple(skipped), tuple(alike))
+    return Listed(new_names, tuple(skipped), tuple(alike))
+
+
+def _members_like(club: Club, names: list[str]) -> list[Member]:
+    """The club's members that share a look-alike key with any of these names, by name (as
+    `Club.members` lists them, so the first alike is the one named before)."""
+    heads: set[str] = set()
+    tails: set[str] = set()
+    for name in names:
+        asked_heads, asked_tails = alike_keys.asked(name)
+        heads |= asked_heads
+        tails |= asked_tails
+    query = (
+        select(Member)
+        .where(
+            Member.club_id == club.id,
+            or_(
+                Member.alike_head.in_(heads),
+                Member.alike_tail.in_(tails),
+                # Added by an older release's code during a rollout: compared by the rule.
+                Member.alike_head.is_(None),
+            ),
+        )
+        .order_by(Member.name)
+    )
+    return list(db.session.execute(query).scalars())
+
+
+class _Keyed(Generic[T]):
+    """Members (or names) filed by their look-alike keys, in the order they came."""
+
+    def __init__(self, items: list[T], name_of: Callable[[T], str]) -> None:
+        self.items: list[T] = []
+        self._name_of = name_of
+        self._filed: dict[str, list[int]] = {}
+        for item in items:
+            self.add(item)
+
+    def add(self, item: T) -> None:
+        """File one more at the end."""
+        name = self._name_of(item)
+        for key in ("h" + alike_keys.head(name), "t" + alike_keys.tail(name)):
+            self._filed.setdefault(key, []).append(len(self.items))
+        self.items.append(item)
+
+    def first_like(self, name: str) -> T | None:
+        """The first filed that looks like this name, or None."""
+        heads, tails = alike_keys.asked(name)
+        keys = [*("h" + head for head in heads), *("t" + tail for tail in tails)]
+        for place in sorted({place for key in keys for place in self._filed.get(key, ())}):
+            if looks_alike(name, self._name_of(self.items[place])):
+                return self.items[place]
+        return None
 
 
 # --- the use cases -------------------------------------------------------------------------
@@ -222,9 +276,10 @@ def add_members(club: Club, text: str, *, confirmed: bool = False) -> Added | Un
         return listed
     if listed.alike and not confirmed:
         return Unsure(listed)
-    for name in listed.names:
-        club.members.append(Member(name=name))
+    # One INSERT for the whole list, each row keyed for the look-alike check.
+    rows = [alike_keys.keyed({"club_id": club.id, "name": name}) for name in listed.names]
     try:
+        db.session.execute(insert(Member), rows)
         db.session.commit()
     except IntegrityError:
         # Another organiser added one of these names meanwhile (names are unique in a club).

@@ -10,16 +10,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy.orm import selectinload
-
-from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import COUNTS, Club, Deal, Game, Side
+from scorekeeper.plumbing.models import COUNTS, Club
 from scorekeeper.rules import rounding
 from scorekeeper.rules.terms import BOOK_KINDS, CARD_CATEGORIES, EXTRA_BONUSES
-from scorekeeper.services.standings import Filters, Standing, club_games
+from scorekeeper.services import records_read
+from scorekeeper.services.records_read import Side
+from scorekeeper.services.standings import Filters, Standing
 
 # --- columns -----------------------------------------------------------------------------------
 
@@ -82,55 +81,97 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
 
 def export_games(club: Club, filters: Filters) -> str:
     """One row per finished game within the filters, oldest first, for spreadsheets."""
-    games = _games(club, filters, finished_only=True, with_deals=False)
-    most = max((len(game.sides) for game in games), default=0)
+    return "".join(games_csv(club, filters))
+
+
+def games_csv(club: Club, filters: Filters) -> Iterator[str]:
+    """`export_games` a batch of games at a time, written as it is read (`records_read.py`)."""
+    most = records_read.most_sides(club, filters)
+    yield games_header(most)
+    yield from games_rows(club, filters, most)
+
+
+def games_header(most: int) -> str:
+    """The games file's first line, for games of at most `most` sides."""
     header = ["game", "played_on", "ruleset", "decks", "deals"]
     for number in range(1, most + 1):
         header += [f"side_{number}", f"side_{number}_players", f"side_{number}_total"]
     header += ["winners", RULE_SET_COLUMN]
-    rows: list[list[Any]] = []
-    for game in games:
-        row: list[Any] = [
-            game.id,
-            game.played_on.isoformat(),
-            game.ruleset,
-            game.decks,
-            max((side.deals_played for side in game.sides), default=0),
-        ]
-        for side in game.sides:
-            row += [to_cell(side.name), to_cell(_players(side)), side.final_total]
-        row += [""] * (3 * (most - len(game.sides)))
-        row.append(to_cell("; ".join(side.name for side in game.sides if side.won)))
-        row.append(to_cell(game.rules_name or ""))
-        rows.append(row)
-    return _csv(header, rows)
+    return _rows([header])
+
+
+def games_rows(club: Club, filters: Filters, most: int) -> Iterator[str]:
+    """The games file's rows after its first line, a batch of games at a time."""
+    for games in records_read.games(club, filters, finished_only=True, with_deals=False):
+        rows: list[list[Any]] = []
+        for game in games:
+            row: list[Any] = [
+                game.id,
+                game.played_on.isoformat(),
+                game.ruleset,
+                game.decks,
+                max((side.deals_played for side in game.sides), default=0),
+            ]
+            for side in game.sides:
+                row += [to_cell(side.name), to_cell(_players(side)), side.final_total]
+            row += [""] * (3 * (most - len(game.sides)))
+            row.append(to_cell("; ".join(side.name for side in game.sides if side.won)))
+            row.append(to_cell(game.rules_name or ""))
+            rows.append(row)
+        yield _rows(rows)
 
 
 def export_deals(club: Club, filters: Filters | None = None) -> str:
     """The complete record: one row per game, deal and side, unfinished games included."""
-    rows: list[list[Any]] = []
-    for game in _games(club, filters or Filters(), finished_only=False, with_deals=True):
-        head = [
-            game.id,
-            game.played_on.isoformat(),
-            game.ruleset,
-            game.decks,
-            json.dumps(game.house_rules or {}, separators=(",", ":"), sort_keys=True),
-        ]
-        for deal in game.deals or [None]:
-            scores = {score.side_position: score for score in deal.scores} if deal else {}
+    return "".join(deals_csv(club, filters))
+
+
+def deals_csv(club: Club, filters: Filters | None = None) -> Iterator[str]:
+    """`export_deals` a batch of games at a time, written as it is read (`records_read.py`)."""
+    yield DEALS_HEADER
+    yield from deals_rows(club, filters)
+
+
+def deals_rows(club: Club, filters: Filters | None = None) -> Iterator[str]:
+    """The deals file's rows after its first line (`DEALS_HEADER`), a batch of games at a time.
+
+    Written as the csv module writes them, a line at a time: a side's cells before the deal's
+    and the rule set's cell after them are written by it once for the game, and an entry's
+    cells, whole numbers and words that need no quotes, are joined between (any other value:
+    the line written by the csv module, as before).
+    """
+    blank = ",".join([""] * (len(ENTRY_COLUMNS) + 1))
+    batches = records_read.games(club, filters or Filters(), finished_only=False, with_deals=True)
+    for games in batches:
+        lines: list[str] = []
+        for game in games:
+            house = json.dumps(game.house_rules or {}, separators=(",", ":"), sort_keys=True)
+            head = [game.id, game.played_on.isoformat(), game.ruleset, game.decks, house]
+            rules_name = to_cell(game.rules_name or "")
+            after = _rows([["", rules_name]]).removesuffix(LINE_END)  # ",<its cell>"
+            sides = []  # each side's position, cells, and those cells as the start of a line
             for side in game.sides:
-                score = scores.get(side.position)
                 guests = "; ".join(p.name for p in side.players if p.member_id is None)
-                row = [*head, side.position + 1, to_cell(side.name), to_cell(_players(side))]
-                row += [to_cell(guests), deal.number if deal else ""]
-                if score is None:
-                    row += [""] * (len(ENTRY_COLUMNS) + 1)
-                else:
-                    row += [*entry_cells(score.entry).values(), score.total]
-                row.append(to_cell(game.rules_name or ""))
-                rows.append(row)
-    return _csv(DEAL_COLUMNS, rows)
+                cells = [*head, side.position + 1, to_cell(side.name)]
+                cells += [to_cell(_players(side)), to_cell(guests)]
+                start = _rows([[*cells, ""]]).removesuffix(LINE_END)  # ending with its comma
+                sides.append((side.position, cells, start))
+            for deal in game.deals or [None]:
+                scores = {score.side_position: score for score in deal.scores} if deal else {}
+                number = "" if deal is None else str(deal.number)
+                for position, cells, start in sides:
+                    score = scores.get(position)
+                    if score is None:
+                        lines.append(f"{start}{number},{blank}{after}{LINE_END}")
+                        continue
+                    entry, plain = _entry_row(score.entry)
+                    if plain and type(score.total) is int:
+                        middle = ",".join(entry)
+                        lines.append(f"{start}{number},{middle},{score.total}{after}{LINE_END}")
+                    else:
+                        row = [*cells, number, *entry, score.total, rules_name]
+                        lines.append(_rows([row]))
+        yield "".join(lines)
 
 
 def export_standings(rows: list[Standing]) -> str:
@@ -157,33 +198,39 @@ def export_standings(rows: list[Standing]) -> str:
 
 def entry_cells(entry: Mapping[str, Any]) -> dict[str, str]:
     """A stored entry (`DealEntry.to_dict()`) as CSV cells; blank where nothing was entered."""
-    cells: dict[str, str] = {}
-    for column, name, key in ENTRY_COLUMNS:
-        value = entry.get(name)
-        if key is not None:
-            value = (value or {}).get(key)
-        if name == "went_out":
-            cells[column] = "yes" if value else "no"
-        else:
-            cells[column] = "" if value is None else str(value)
-    return cells
+    return dict(zip(ENTRY_NAMES, _entry_row(entry)[0], strict=True))
 
 
-def _games(club: Club, filters: Filters, *, finished_only: bool, with_deals: bool) -> list[Game]:
-    """The club's games within the filters, oldest first, with everything a row shows.
+# Where each entry field (and key within it) is written among an entry's cells: a stored entry
+# holds only what was entered, so its cells are made from what it holds (the deals file's
+# hundred thousand rows at 10,000 games), not column by column.
+_PLACE = {(name, key): n for n, (_, name, key) in enumerate(ENTRY_COLUMNS)}
+_KEYED = {name for _, name, key in ENTRY_COLUMNS if key is not None}
+_WENT_OUT = _PLACE[("went_out", None)]
+# Blank where nothing was entered, and "no" for going out.
+_NOTHING = ["no" if n == _WENT_OUT else "" for n in range(len(ENTRY_COLUMNS))]
 
-    Deals and their scores only when the rows show them: the games file reads the totals kept
-    on the sides, and loading every deal of a season's games would cost more than all the rest.
-    """
-    options = [selectinload(Game.sides).selectinload(Side.players)]
-    if with_deals:
-        options.append(selectinload(Game.deals).selectinload(Deal.scores))
-    query = (
-        club_games(club, filters, finished_only=finished_only)
-        .order_by(Game.played_on, Game.id)
-        .options(*options)
-    )
-    return list(db.session.execute(query).scalars())
+
+def _entry_row(entry: Mapping[str, Any]) -> tuple[list[str], bool]:
+    """`entry_cells`' values, in the columns' order; and whether each is a whole number, a
+    word or blank (none needs quotes in a CSV line)."""
+    cells = list(_NOTHING)
+    plain = True
+    for name, value in entry.items():
+        if name in _KEYED:
+            for key, each in (value or {}).items():
+                place = _PLACE.get((name, key))
+                if place is not None:
+                    cells[place] = "" if each is None else str(each)
+                    plain = plain and (each is None or type(each) is int)
+            continue
+        place = _PLACE.get((name, None))
+        if place == _WENT_OUT:
+            cells[place] = "yes" if value else "no"
+        elif place is not None:
+            cells[place] = "" if value is None else str(value)
+            plain = plain and (value is None or type(value) is int)
+    return cells, plain
 
 
 def _players(side: Side) -> str:
@@ -207,8 +254,16 @@ def one_decimal(numerator: int, denominator: int) -> str:
 
 
 def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    return _rows([header, *rows])
+
+
+def _rows(rows: Iterable[Sequence[Any]]) -> str:
     out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(header)
-    writer.writerows(rows)
+    csv.writer(out).writerows(rows)
     return out.getvalue()
+
+
+# The end of every line, as the csv module writes it.
+LINE_END = "\r\n"
+# The deals file's first line.
+DEALS_HEADER = _rows([DEAL_COLUMNS])

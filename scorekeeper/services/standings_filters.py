@@ -70,12 +70,14 @@ def club_games(club: Club, filters: Filters, *, finished_only: bool = True):
     if finished_only:
         query = query.where(Game.finished_at.is_not(None))
     if filters.member_id is not None:
+        # The member's games found once, by the players' member index: asked game by game
+        # (EXISTS), SQLite read the member's every player again for each of 10,000 games (12 s).
         played = (
-            select(Player.id)
-            .join(Side, Player.side_id == Side.id)
-            .where(Side.game_id == Game.id, Player.member_id == filters.member_id)
+            select(Side.game_id)
+            .join(Player, Player.side_id == Side.id)
+            .where(Player.member_id == filters.member_id)
         )
-        query = query.where(exists(played))
+        query = query.where(Game.id.in_(played))
     return query
 
 

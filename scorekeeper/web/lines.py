@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from scorekeeper.plumbing.models import Game
-from scorekeeper.services import access, deals, games, side_lines
+from scorekeeper.services import access, deals, games, side_lines, writes
 from scorekeeper.services.game_view import GameView, game_view
 from scorekeeper.web.access import game_or_404, refuse, remember_side, require_game, table_level
 from scorekeeper.web.forms import (
@@ -20,6 +20,7 @@ from scorekeeper.web.forms import (
     place,
     sender_name,
 )
+from scorekeeper.web.writing import refused_write, with_retry_after
 
 bp = Blueprint("lines", __name__)
 NUMBER = re.compile(r"[1-9][0-9]{0,8}")
@@ -42,9 +43,14 @@ def line(game_id: int, side: int):
     opened_for = int(raw) if NUMBER.fullmatch(raw) else None
     form.idempotency_key.data = deals.form_key(form.idempotency_key.data)
     problems: list[str] = []
+    limited = None
     if request.method == "POST" and opened_for is None:
         problems = [NO_DEAL]
-    elif form.validate_on_submit() and opened_for is not None:
+    elif (
+        form.validate_on_submit()
+        and opened_for is not None
+        and (limited := refused_write(writes.ENTRY, game.id)) is None
+    ):
         entry = entries_data(form, games.rules_of(game), len(game.sides))[side]
         outcome = side_lines.send_line(
             game, level, side, entry, opened_for=opened_for, **_sender(request.form)
@@ -66,8 +72,11 @@ def line(game_id: int, side: int):
         mine = view.next_lines[side]
         if mine.entry is not None:
             fill(form, [{} if i != side else mine.entry.to_dict() for i in range(side + 1)])
+    if limited is not None:
+        problems = [limited.message]  # the line's form again, its figures kept
     form.number.data = str(opened_for or view.progress.next_deal)
-    return _line_page(view, form, side, problems)
+    page = _line_page(view, form, side, problems)
+    return page if limited is None else with_retry_after(limited, page)
 
 
 def _sender(sent) -> dict:

@@ -20,6 +20,7 @@ from scorekeeper.plumbing.models import (
 from scorekeeper.services import clubs, demo, games
 from scorekeeper.services.clubs import ClubRefused
 from scorekeeper.services.ratings import kept as ratings
+from scorekeeper.services.ratings import refold
 
 from ._support import how_many, kept, kept_one
 
@@ -64,26 +65,29 @@ def test_progress_is_told_after_each_batch(monkeypatch):
 
 
 def test_the_ratings_are_folded_once_at_the_end_not_at_each_batch(monkeypatch):
-    """A fill committing in batches rebuilds the club's ratings once, when it ends: each batch
-    of more than a few games would otherwise rebuild the whole club again."""
+    """A fill committing in batches marks the club once, when it ends, and that one mark is
+    folded as a rebuild: each batch of games would otherwise be folded again on its own."""
     monkeypatch.setattr(demo, "BATCH", 10)
     rebuilt: list[int] = []
-    games_folded: list[int] = []  # by each commit's fold (the seasons' commits fold no game)
-    real_rebuild, real_fold = ratings.rebuild_club, ratings._keep_club
+    folds: list[list[tuple[int | None, bool]]] = []  # each fold's marks (game, whole club)
+    real_rebuilt, real_planned = refold.rebuilt, refold._planned
 
-    def rebuild(club_id: int) -> None:
+    def rebuild(club_id: int, found=None):
         rebuilt.append(club_id)
-        real_rebuild(club_id)
+        return real_rebuilt(club_id)
 
-    def fold(club_id: int, pending) -> None:
-        games_folded.append(len(pending.games))
-        real_fold(club_id, pending)
+    def planned(club_id: int, marks):
+        folds.append([(mark.game_id, mark.whole) for mark in marks])
+        return real_planned(club_id, marks)
 
-    monkeypatch.setattr(ratings, "rebuild_club", rebuild)
-    monkeypatch.setattr(ratings, "_keep_club", fold)
+    monkeypatch.setattr(refold, "rebuilt", rebuild)
+    monkeypatch.setattr(refold, "_planned", planned)
     made = demo.fill_demo("demo", games=35)
     assert rebuilt == [made.id]
-    assert not any(games_folded)  # none of the 4 batches' commits folded its games
+    # The seasons' commits mark their scopes; none of the 4 batches' commits marked a game.
+    assert folds[-1] == [(None, True)]
+    assert not any(game for marks in folds for game, _ in marks)
+    assert not ratings.updating(made.id)
     assert ratings.recompute_club(made, dry_run=True) == 0  # and the ratings are all there
     assert how_many(RatingStep) > 35 * 4  # a step per player, scope and game
 

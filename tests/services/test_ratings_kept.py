@@ -7,8 +7,6 @@ played them, so a stored figure that drifted from the model fails on either data
 
 from __future__ import annotations
 
-import threading
-import time
 from datetime import date
 
 import pytest
@@ -19,7 +17,7 @@ from scorekeeper.plumbing.models import Club, Rating, RatingStep
 from scorekeeper.services import clubs, deals, figures, games, recompute
 from scorekeeper.services.access import Level
 from scorekeeper.services.games import SideSetup
-from scorekeeper.services.ratings import folding, kept, model
+from scorekeeper.services.ratings import kept, model
 from scorekeeper.services.ratings.model import Skill
 
 from ._support import NOTHING, ONE_CLEAN, entries
@@ -278,74 +276,6 @@ def test_games_played_before_ratings_were_kept_are_rated_when_the_next_game_fini
     play(four, *GAMES[3])
     assert stored(four) == folded(GAMES[:4])
     assert [s.position for s in kept.steps_of(member(four, "Ann"))] == [1, 2, 3, 4]
-    assert kept.recompute_club(four) == 0
-
-
-def test_a_fold_that_fails_is_folded_again_at_the_next_commit_and_leaves_nothing_half_kept(
-    four, monkeypatch
-):
-    play(four, *GAMES[0])
-    play(four, *GAMES[1])
-    fold = folding._fold
-    failures = []
-
-    def fails_once_midway(club_id, scope, games_, state, first):
-        rows = fold(club_id, scope, games_, state, first)
-        if not failures and scope != kept.ALL:  # "all" already written when this fails
-            failures.append(scope)
-            raise RuntimeError("the database went away")
-        return rows
-
-    monkeypatch.setattr(folding, "_fold", fails_once_midway)
-    with pytest.raises(RuntimeError):
-        play(four, *GAMES[2])
-    # A caller that carries on and commits again: the game is kept, and so are its ratings.
-    db.session.commit()
-    assert failures and stored(four) == folded(GAMES[:3])
-    assert kept.recompute_club(four) == 0
-
-
-def test_two_games_finishing_at_once_are_folded_in_turn_as_a_recompute_would(app, four):
-    """Two app processes: the first holds its fold uncommitted while the second finishes a game
-    of an earlier day. The second waits for the club (PostgreSQL's row lock, SQLite's queue of
-    writers) and then folds on the first's steps: the same as folding both from scratch."""
-    play(four, *GAMES[0])
-    db.session.rollback()
-    folded_once, second_started = threading.Event(), threading.Event()
-    keep_club = kept._keep_club
-    failures: list[BaseException] = []
-
-    def first_holds_its_fold(club_id, pending):
-        keep_club(club_id, pending)
-        if threading.current_thread().name == "first":
-            folded_once.set()
-            second_started.wait(10)
-            time.sleep(0.5)  # the second's fold would run now, were it not made to wait
-
-    def finish(played_on: date, sides, winner, *, started: threading.Event | None = None):
-        try:
-            with app.app_context():
-                if started is not None:
-                    folded_once.wait(10)
-                    started.set()
-                club = clubs.club_by_slug(four.slug)
-                play(club, sides, winner, played_on=played_on)
-                db.session.remove()
-        except BaseException as exc:  # noqa: BLE001 - reported below, in the test's thread
-            failures.append(exc)
-
-    first = threading.Thread(target=finish, name="first", args=(date(2026, 3, 12), *GAMES[1]))
-    second = threading.Thread(
-        target=finish, args=(date(2026, 3, 11), *GAMES[2]), kwargs={"started": second_started}
-    )
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(kept, "_keep_club", first_holds_its_fold)
-        first.start()
-        second.start()
-        first.join(30)
-        second.join(30)
-    assert not failures, failures
-    assert stored(four) == folded([GAMES[0], GAMES[2], GAMES[1]])
     assert kept.recompute_club(four) == 0
 
 

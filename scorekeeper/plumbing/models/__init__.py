@@ -7,7 +7,8 @@ standings  a member's figures per game and per club night, summed by the standin
 live       who is entering a deal, and each side's line of the next deal
 nights     a club night: its players, rounds and each round's tables' games
 ratings    each club player's rating within a scope, and its steps game by game
-guards     rows that count what one address does: failed sign-ins, link misses, creations
+guards     rows that count what one address does: failed sign-ins, link misses, creations,
+           writes
 """
 
 from __future__ import annotations
@@ -24,10 +25,10 @@ from scorekeeper.plumbing.models.games import (
     Side,
     new_secret,
 )
-from scorekeeper.plumbing.models.guards import Creation, LinkMiss, LoginAttempt
+from scorekeeper.plumbing.models.guards import Creation, LinkMiss, LoginAttempt, WriteTally
 from scorekeeper.plumbing.models.live import DealPart, Entering
 from scorekeeper.plumbing.models.nights import Night, NightPlayer, NightRound, NightTable
-from scorekeeper.plumbing.models.ratings import Rating, RatingStep
+from scorekeeper.plumbing.models.ratings import Rating, RatingFold, RatingMark, RatingStep
 from scorekeeper.plumbing.models.standings import COUNTS, RESULT_FIGURES, MemberDay, MemberResult
 
 __all__ = [
@@ -54,10 +55,13 @@ __all__ = [
     "Organiser",
     "Player",
     "Rating",
+    "RatingFold",
+    "RatingMark",
     "RatingStep",
     "SavedRules",
     "Season",
     "Side",
+    "WriteTally",
     "club_organiser",
     "new_secret",
 ]

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, Column, Date, DateTime, ForeignKey, String, Table, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Column,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    String,
+    Table,
+    UniqueConstraint,
+)
 from sqlalchemy import false as sa_false
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
+from scorekeeper.plumbing import alike_keys
+from scorekeeper.plumbing.alike_keys import KEY_LENGTH
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models.times import now
 from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME, MAX_SLUG
@@ -60,19 +73,43 @@ class Club(db.Model):
     )
 
 
+def _keyed_by(key: Callable[[str], str]) -> Callable[[Any], str]:
+    """A column default that keys a member inserted without its keys (a bulk insert)."""
+    return lambda context: key(context.get_current_parameters()["name"])
+
+
 class Member(db.Model):
     """A person who plays in a club, week after week."""
 
     __tablename__ = "member"
-    __table_args__ = (UniqueConstraint("club_id", "name"),)
+    __table_args__ = (
+        UniqueConstraint("club_id", "name"),
+        # A new name finds the members it may look like by these (plumbing/alike_keys.py).
+        Index("ix_member_alike_head", "club_id", "alike_head"),
+        Index("ix_member_alike_tail", "club_id", "alike_tail"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(MAX_NAME))
     archived: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # Kept with the name whenever it is set (`_keys`), or by the default in a bulk insert; none
+    # only for a member added by an older release's code during a rollout (migration 0021).
+    alike_head: Mapped[str | None] = mapped_column(
+        String(KEY_LENGTH), default=_keyed_by(alike_keys.head)
+    )
+    alike_tail: Mapped[str | None] = mapped_column(
+        String(KEY_LENGTH), default=_keyed_by(alike_keys.tail)
+    )
 
     club: Mapped[Club] = relationship(back_populates="members")
+
+    @validates("name")
+    def _keys(self, _field: str, name: str) -> str:
+        """A new name, its look-alike keys with it."""
+        self.alike_head, self.alike_tail = alike_keys.head(name), alike_keys.tail(name)
+        return name
 
 
 class Season(db.Model):

@@ -4,17 +4,20 @@ A scope is the set of a club's games a rating is made within: "all" (every club 
 "season:<id>", "rules:<preset key>" or "saved:<saved rule set id>", so the standings' filters
 rate within the filter without recomputing per request. A player is a member (`member_id`) or a
 guest of the club by name (`guest`); exactly one of the two is set.
-Kept in step by `services/ratings/kept.py`; `flask recompute` rebuilds them from the games.
+Kept in step by `services/ratings/kept.py`, which marks what a save changed (`RatingMark`),
+and `services/ratings/refold.py`, which folds the marks after the save's commit, one club at a
+time (`RatingFold`, its lease); `flask recompute` rebuilds them from the games.
 """
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 
-from sqlalchemy import Date, Double, ForeignKey, Index, String
+from sqlalchemy import Date, DateTime, Double, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models.times import now
 from scorekeeper.rules.terms import MAX_NAME
 
 # "rules:" and a preset key (40, as `Game.ruleset`), with room to spare.
@@ -66,3 +69,37 @@ class RatingStep(db.Model):
     played_on: Mapped[date] = mapped_column(Date)
     mu: Mapped[float] = mapped_column(Double)
     sigma: Mapped[float] = mapped_column(Double)
+
+
+class RatingMark(db.Model):
+    """What a save changed that the club's ratings must be folded again for: written in the
+    save's own transaction (an insert, no lock), folded after its commit and then deleted.
+
+    One of: a game finished, corrected or un-finished (`game_id`: its old steps and its new
+    place say where its scopes change); a scope from a place on (`scope`, `place`: a game
+    deleted, a season added); the whole club (`whole`: a member merged, a bulk fill).
+    """
+
+    __tablename__ = "rating_mark"
+    __table_args__ = (Index("ix_rating_mark_club", "club_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"))
+    # No foreign key: a game deleted after its mark leaves a mark that folds nothing.
+    game_id: Mapped[int | None]
+    scope: Mapped[str | None] = mapped_column(String(MAX_SCOPE))
+    place: Mapped[int | None]
+    whole: Mapped[bool] = mapped_column(default=False)
+    marked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class RatingFold(db.Model):
+    """Who is folding a club's marks, until when: one folder a club at a time, across every
+    process and host. A folder killed mid-fold holds it only until `until`."""
+
+    __tablename__ = "rating_fold"
+
+    club_id: Mapped[int] = mapped_column(
+        ForeignKey("club.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    until: Mapped[datetime] = mapped_column(DateTime(timezone=True))

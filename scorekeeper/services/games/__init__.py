@@ -1,7 +1,8 @@
 """Games kept in the database, scored by the rules engine: start, record, load, list, delete.
 
 replay        a game as the engine sees it (rules, table, sides, entries) and where it stands
-loading       a game loaded with all that scoring reads; a game in brief for lists
+loading       a game loaded with all that scoring reads, its history locked for a write;
+              a game in brief for lists
 starting      a new game checked and started; who deals first; who sat at a phone's last game
 recording     a whole game at once (an import, the demo club); a game deleted
 again         Play again: a finished game's one next game
@@ -21,7 +22,7 @@ from scorekeeper.services.games.fingerprints import (
     fingerprint_of,
     held_fingerprints,
 )
-from scorekeeper.services.games.loading import GameSummary, get_game, summary
+from scorekeeper.services.games.loading import GameSummary, get_game, lock_history, summary
 from scorekeeper.services.games.recording import delete_game, record_game
 from scorekeeper.services.games.replay import (
     dealer_of,
@@ -74,6 +75,7 @@ __all__ = [
     "held_fingerprints",
     "keep_progress",
     "last_table",
+    "lock_history",
     "next_game_of",
     "now",
     "play_again",

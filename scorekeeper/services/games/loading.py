@@ -1,10 +1,11 @@
-"""A game loaded with everything scoring reads, and a game in brief for lists."""
+"""A game loaded with everything scoring reads, its history locked for a write, and a game in
+brief for lists."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import joinedload, selectinload
 
 from scorekeeper.plumbing.db import db
@@ -29,6 +30,34 @@ def get_game(game_id: int) -> Game | None:
         )
     )
     return db.session.execute(query).unique().scalar_one_or_none()
+
+
+def lock_history(game: Game) -> bool:
+    """Take the game's row for this transaction (its other writers wait their turn), and read its
+    deals again if another request saved or corrected one since they were read: True if so.
+
+    A row lock on PostgreSQL, so that two writers on two app processes are taken in turn and the
+    second sees the first; SQLite's write transactions are one at a time already (BEGIN
+    IMMEDIATE, db.py). Under the lock only the deals' count and the sum of their versions are
+    asked (each save adds a deal, each correction a version): the history is read again only
+    when it changed, so a write replays the game before the lock, not while holding it.
+    """
+    db.session.execute(select(Game.id).where(Game.id == game.id).with_for_update())
+    count, versions = db.session.execute(
+        select(func.count(Deal.id), func.coalesce(func.sum(Deal.version), 0)).where(
+            Deal.game_id == game.id
+        )
+    ).one()
+    if (count, versions) == (len(game.deals), sum(deal.version for deal in game.deals)):
+        return False
+    again = (
+        select(Game)
+        .where(Game.id == game.id)
+        .options(selectinload(Game.deals).joinedload(Deal.scores))
+        .execution_options(populate_existing=True)
+    )
+    db.session.execute(again).unique().scalar_one()
+    return True
 
 
 @dataclass(frozen=True)

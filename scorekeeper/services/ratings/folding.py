@@ -3,8 +3,9 @@
 A scope's ratings are folded game by game with `model.rate`, from the sides' final totals
 (places, ties shared); two guests of one name in one game: the later side's result stands.
 Each game rated leaves a step per player (a chart's point) and the scope's ratings after the
-last. `kept.py` says when a scope is folded again (from the earliest place that changed);
-`recompute_club` rebuilds a club from its games and counts the rows that differed.
+last. `refold.py` says when a scope is folded again (from the earliest place that changed) and
+writes what is computed here; `recompute_club` rebuilds a club from its games and counts the
+rows that differed.
 """
 
 from __future__ import annotations
@@ -19,14 +20,8 @@ from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Game, Rating, RatingStep, Season
 from scorekeeper.services.ratings import model
 from scorekeeper.services.ratings.model import Skill
-from scorekeeper.services.ratings.scopes import (
-    Kept,
-    Who,
-    _games_in,
-    _in_order,
-    _who,
-    scopes_of,
-)
+from scorekeeper.services.ratings.played import Played, played_games
+from scorekeeper.services.ratings.scopes import Kept, Who, _games_in, scopes_of
 
 # Stored and recomputed figures closer than this are the same rating (doubles on both
 # databases hold the model's figures exactly; the tolerance only forgives a last bit).
@@ -37,12 +32,12 @@ TOLERANCE = 1e-9
 
 
 def _fold(
-    club_id: int, scope: str, games: Sequence[Game], state: dict[Who, Kept], first: int
+    club_id: int, scope: str, games: Sequence[Played], state: dict[Who, Kept], first: int
 ) -> list[dict[str, Any]]:
     """Rate each game in turn onto `state` (changed in place); the steps, as rows to insert."""
     steps = []
     for position, game in enumerate(games, start=first):
-        sides = [[_who(p) for p in side.players] for side in game.sides]
+        sides = [side.players for side in game.sides]
         if len(sides) < 2 or not all(sides):
             continue  # nothing a rating can be made from; its place is kept all the same
         before = [[state.get(who, Kept(model.NEW, 0)).skill for who in side] for side in sides]
@@ -88,6 +83,28 @@ def _insert(model_: Any, rows: list[dict[str, Any]]) -> None:
         db.session.execute(insert(model_), rows)
 
 
+@dataclass
+class Writes:
+    """What a fold writes, computed before any of it is written (`refold.py` writes it in short
+    batches): statements run first (old steps removed), the steps, then each scope's ratings
+    put in place at once (removed and inserted, or updated) at the very end."""
+
+    clear: list[Any] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    ratings_clear: list[Any] = field(default_factory=list)
+    ratings: list[dict[str, Any]] = field(default_factory=list)
+    ratings_updated: list[dict[str, Any]] = field(default_factory=list)
+
+    def run(self) -> None:
+        """All of it in the session's transaction (a test, `flask recompute`)."""
+        for statement in [*self.clear, *self.ratings_clear]:
+            db.session.execute(statement)
+        _insert(RatingStep, self.steps)
+        _insert(Rating, self.ratings)
+        if self.ratings_updated:
+            db.session.execute(update(Rating), self.ratings_updated)
+
+
 def _state_before(club_id: int, scope: str, position: int) -> dict[Who, Kept]:
     """Every player's rating before the game at `position`: their last step before it."""
     who = (RatingStep.member_id, RatingStep.guest)
@@ -113,65 +130,67 @@ def _state_before(club_id: int, scope: str, position: int) -> dict[Who, Kept]:
     return {(m, g): Kept(Skill(mu, sigma), games) for m, g, mu, sigma, games in rows}
 
 
-def _refold(
-    club_id: int,
-    scope: str,
-    position: int,
-    seasons: Sequence[Season],
-    *,
-    left: bool,
-    newest: Game | None = None,
-) -> None:
-    """Fold a scope again from the game at `position` on, on the ratings before it; `left`: a
-    game rated there left its place (corrected, un-finished, deleted), so its rating goes too;
-    `newest`: the one game marked, if it is the only game from `position` on (not read again)."""
+def refold(
+    club_id: int, scope: str, position: int, seasons: Sequence[Season], *, left: bool
+) -> Writes:
+    """What folding a scope again from the game at `position` on writes, on the ratings before
+    it; `left`: a game rated there left its place (corrected, un-finished, deleted), so its
+    steps go too. Only reads: nothing is written until the writes are run."""
+    writes = Writes()
     conditions = _games_in(club_id, scope, seasons)
     if conditions is None:
-        forget_scope(club_id, scope)
-        return
+        for model_ in (RatingStep, Rating):
+            writes.clear.append(
+                delete(model_).where(model_.club_id == club_id, model_.scope == scope)
+            )
+        return writes
     where = (RatingStep.club_id == club_id, RatingStep.scope == scope)
     last = db.session.execute(select(func.max(RatingStep.position)).where(*where)).scalar() or 0
     if position > last + 1:
-        # Games before this place have no steps (played before 0016 made the tables, and no
-        # `flask recompute` since): folded from the first of them, the ratings read from steps.
+        # Games before this place have no steps (played before 0016 made the tables, a fold
+        # cut short): folded from the first of them, the ratings read from the steps.
         position, left = last + 1, True
+    games = played_games(conditions, position - 1)
     if not left and position > last:
         # The newest game(s): their players' ratings now are the ratings before them.
-        games = [newest] if newest is not None else _in_order(conditions, position - 1)
-        _append(club_id, scope, position, games)
-        return
-    games = _in_order(conditions, position - 1)
-    db.session.execute(delete(RatingStep).where(*where, RatingStep.position >= position))
+        _append(writes, club_id, scope, position, games)
+        return writes
+    writes.clear.append(delete(RatingStep).where(*where, RatingStep.position >= position))
     state = _state_before(club_id, scope, position)
-    _insert(RatingStep, _fold(club_id, scope, games, state, position))
-    db.session.execute(delete(Rating).where(Rating.club_id == club_id, Rating.scope == scope))
-    _insert(Rating, _rows(club_id, scope, state))
+    writes.steps = _fold(club_id, scope, games, state, position)
+    writes.ratings_clear.append(
+        delete(Rating).where(Rating.club_id == club_id, Rating.scope == scope)
+    )
+    writes.ratings = _rows(club_id, scope, state)
+    return writes
 
 
-def _append(club_id: int, scope: str, position: int, games: Sequence[Game]) -> None:
+def _append(writes: Writes, club_id: int, scope: str, position: int, games: list[Played]) -> None:
     """Rate the scope's newest games on their players' current ratings, and keep the new ones."""
-    players = {_who(p) for game in games for side in game.sides for p in side.players}
+    players = {who for game in games for side in game.sides for who in side.players}
     members = [m for m, _ in players if m is not None]
     guests = [g for m, g in players if m is None]
-    query = select(Rating).where(
+    query = select(Rating.id, Rating.member_id, Rating.guest, Rating.mu, Rating.sigma, Rating.games)
+    query = query.where(
         Rating.club_id == club_id,
         Rating.scope == scope,
         or_(Rating.member_id.in_(members), Rating.guest.in_(guests)),
     )
-    stored = {(r.member_id, r.guest): r for r in db.session.execute(query).scalars()}
-    state = {who: Kept(Skill(r.mu, r.sigma), r.games) for who, r in stored.items()}
+    ids: dict[Who, int] = {}
+    state: dict[Who, Kept] = {}
+    for id_, member_id, guest, mu, sigma, games_ in db.session.execute(query):
+        ids[(member_id, guest)] = id_
+        state[(member_id, guest)] = Kept(Skill(mu, sigma), games_)
     before = dict(state)
-    _insert(RatingStep, _fold(club_id, scope, games, state, position))
+    writes.steps = _fold(club_id, scope, games, state, position)
     changed = {who: kept for who, kept in state.items() if before.get(who) != kept}
     # One UPDATE run for every rating that was there (by primary key), one INSERT for the new.
-    again = [
-        {"id": stored[who].id, "mu": kept.skill.mu, "sigma": kept.skill.sigma, "games": kept.games}
+    writes.ratings_updated = [
+        {"id": ids[who], "mu": kept.skill.mu, "sigma": kept.skill.sigma, "games": kept.games}
         for who, kept in changed.items()
-        if who in stored
+        if who in ids
     ]
-    if again:
-        db.session.execute(update(Rating), again)
-    _insert(Rating, _rows(club_id, scope, {w: k for w, k in changed.items() if w not in stored}))
+    writes.ratings = _rows(club_id, scope, {w: k for w, k in changed.items() if w not in ids})
 
 
 def forget_scope(club_id: int, scope: str) -> None:
@@ -199,7 +218,7 @@ def _expected(club_id: int) -> _Expected:
     states: dict[str, dict[Who, Kept]] = {}
     counts: dict[str, int] = {}
     found = _Expected()
-    for game in _in_order([Game.club_id == club_id, Game.finished_at.is_not(None)]):
+    for game in played_games([Game.club_id == club_id, Game.finished_at.is_not(None)]):
         for scope in scopes_of(game, seasons):
             counts[scope] = counts.get(scope, 0) + 1
             state = states.setdefault(scope, {})
@@ -263,12 +282,17 @@ def _count(model_: Any, club_id: int) -> int:
 
 
 def _replace(club_id: int, found: _Expected) -> None:
-    for model_ in (RatingStep, Rating):
-        db.session.execute(delete(model_).where(model_.club_id == club_id))
-    _insert(RatingStep, found.step_rows)
-    _insert(Rating, found.rating_rows)
+    rebuilt(club_id, found).run()
+
+
+def rebuilt(club_id: int, found: _Expected | None = None) -> Writes:
+    """What rebuilding every scope of the club from its games writes (a merge, an import)."""
+    found = found or _expected(club_id)
+    clear = [delete(RatingStep).where(RatingStep.club_id == club_id)]
+    ratings_clear = [delete(Rating).where(Rating.club_id == club_id)]
+    return Writes(clear, found.step_rows, ratings_clear, found.rating_rows)
 
 
 def rebuild_club(club_id: int) -> None:
-    """Fold every scope of the club again from its games, without comparing (a merge, an import)."""
-    _replace(club_id, _expected(club_id))
+    """Fold every scope of the club again from its games, without comparing (`flask recompute`)."""
+    rebuilt(club_id).run()

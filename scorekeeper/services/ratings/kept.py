@@ -10,15 +10,17 @@ it started from one). A scope's ratings are folded game by game with `model.rate
 side's final totals (places, ties shared). A member is rated as themselves, a guest by the
 name they played under (two guests of one name in one game: the later side's result stands).
 
-Kept in step in the saving transaction: `figures.keep_member_results` (every save that
+Kept in step off the save path (issue 39): `figures.keep_member_results` (every save that
 finishes, corrects or un-finishes a club game), `games.delete_game`, `clubs.merge_members`,
-`clubs.add_season` and `clubs.delete_saved_rules` mark what changed; once per commit
-(`before_commit`) each marked scope is folded again from the earliest place that changed. The
-newest game finishing, the common case, reads its players' ratings and appends its steps.
-`recompute_club` rebuilds a club from its games and counts the rows that differed.
+`clubs.add_season` mark what changed, and once per commit (`before_commit`) the marks are
+written as `RatingMark` rows in the save's own transaction: a few inserts, whatever the club's
+history. After the commit the folder (`folder.py`) folds them (`refold.py`), each scope from the
+earliest place that changed; until then the club's pages say "Ratings updating"
+(`updating`). `recompute_club` rebuilds a club from its games and counts the rows that differed.
 
 This module reads what is kept and marks what changed; a scope and the games it holds, in the
-order of play, are `scopes.py`'s, and the folding and the club's rebuilding `folding.py`'s.
+order of play, are `scopes.py`'s, the folding `folding.py`'s, the fold of the marks
+`refold.py`'s.
 """
 
 from __future__ import annotations
@@ -29,30 +31,29 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal, overload
 
-from sqlalchemy import event, func, inspect, select
+from sqlalchemy import event, func, insert, select
 from sqlalchemy.orm import Session as OrmSession
 
 from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import Club, Game, Member, Rating, RatingStep, Season
+from scorekeeper.plumbing.models import Club, Game, Member, Rating, RatingMark, RatingStep
 
 # What the rest of the app reads here is at home in the parts this module was cut into, the
 # scopes (`scopes.py`) and the folding (`folding.py`), and named here too (`x as x`).
-from scorekeeper.services.ratings.folding import _refold, rebuild_club
+from scorekeeper.services.ratings import folder
 from scorekeeper.services.ratings.folding import forget_scope as forget_scope
 from scorekeeper.services.ratings.folding import recompute_club as recompute_club
 from scorekeeper.services.ratings.model import Skill
-from scorekeeper.services.ratings.scopes import ALL, Kept, _before, _games_in, scopes_of
+from scorekeeper.services.ratings.scopes import ALL, Kept
 from scorekeeper.services.ratings.scopes import RULES as RULES
 from scorekeeper.services.ratings.scopes import SAVED as SAVED
 from scorekeeper.services.ratings.scopes import SEASON as SEASON
 from scorekeeper.services.ratings.scopes import Who as Who
 from scorekeeper.services.ratings.scopes import season_scope as season_scope
 
-# More games than this changed in one commit (an import, the demo club): the club is folded
-# again whole, in one pass, rather than place by place.
-MOST_ONE_BY_ONE = 8
 PENDING = "ratings_to_refresh"
-# Set on a session by `held`: its commits fold nothing (a bulk fill rebuilds once, at its end).
+# The clubs whose marks this transaction wrote: handed to the folder once it commits.
+MARKED = "ratings_marked"
+# Set on a session by `held`: its commits mark nothing (a bulk fill is marked once, at its end).
 HELD = "ratings_held"
 
 
@@ -116,7 +117,7 @@ def steps_of(member: Member, scope: str = ALL) -> list[Step]:
     ]
 
 
-# --- kept in step: what changed is marked, and folded once per commit ------------------------
+# --- kept in step: what changed is marked in the save, and folded after its commit ----------
 
 
 @dataclass
@@ -132,24 +133,22 @@ def _pending(club_id: int) -> _Pending:
     marked = db.session.info.setdefault(PENDING, {})
     if club_id not in marked:
         # Taken at the first mark, before the figures' own writes (PostgreSQL; SQLite's writers
-        # queue already): two tables finishing at once fold in turn, the second on the first's
-        # steps, and every writer of a club's figures takes the club before its nights' sums.
-        # It relies on READ COMMITTED (PostgreSQL's default): the fold's reads, after the lock,
-        # see the first's commit; a stricter isolation would fold on a snapshot from before it.
+        # queue already): two tables finishing at once add their nights' sums in turn. Held
+        # only for the rest of a short save: the ratings are folded after its commit.
         db.session.execute(select(Club.id).where(Club.id == club_id).with_for_update())
         marked[club_id] = _Pending()
     return marked[club_id]
 
 
 def game_changed(game: Game) -> None:
-    """Mark a club game finished, corrected or un-finished: its scopes folded again at commit."""
+    """Mark a club game finished, corrected or un-finished: its scopes folded after the commit."""
     if game.club is None:
         return  # a casual game is never rated
     _pending(game.club.id).games.append(game)
 
 
 def game_deleting(game: Game) -> None:
-    """Mark a club game about to be deleted: its scopes folded again from its place at commit."""
+    """Mark a club game about to be deleted: its scopes folded again from its place."""
     if game.club_id is None or game.finished_at is None:
         return  # never rated
     places = _pending(game.club_id).places
@@ -158,12 +157,12 @@ def game_deleting(game: Game) -> None:
 
 
 def club_changed(club_id: int) -> None:
-    """Mark a club whose players changed (a member merged): every scope folded again at commit."""
+    """Mark a club whose players changed (a member merged): every scope folded again."""
     _pending(club_id).whole = True
 
 
 def scope_changed(club_id: int, scope: str) -> None:
-    """Mark a scope whose games changed (a season added): folded again whole at commit."""
+    """Mark a scope whose games changed (a season added): folded again whole."""
     _pending(club_id).places[scope] = 1
 
 
@@ -176,70 +175,60 @@ def _places_of(game_id: int) -> list[tuple[str, int]]:
     return [(scope, place) for scope, place in db.session.execute(query)]
 
 
-def _keep_club(club_id: int, pending: _Pending) -> None:
-    """Fold again what changed in one club, each scope from the earliest place that changed."""
-    if pending.whole or len(pending.games) > MOST_ONE_BY_ONE:
-        rebuild_club(club_id)
-        return
-    seasons = list(db.session.execute(select(Season).where(Season.club_id == club_id)).scalars())
-    places = dict(pending.places)
-    left = set(places)
-    marked = list({id(g): g for g in pending.games}.values())
-    # One game marked (a deal finishing it): it alone is rated past the last step.
-    newest = marked[0] if len(marked) == 1 else None
-    for game in marked:
-        state = inspect(game)
-        if state.deleted or state.was_deleted or game.id is None:
-            continue
-        for scope, place in _places_of(game.id):
-            places[scope] = min(place, places.get(scope, place))
-            left.add(scope)
-        if game.finished_at is None or game.club_id != club_id:
-            continue
-        for scope in scopes_of(game, seasons):
-            conditions = _games_in(club_id, scope, seasons) or []
-            ahead = select(func.count()).select_from(Game).where(*conditions, _before(game))
-            place = db.session.execute(ahead).scalar_one() + 1
-            places[scope] = min(place, places.get(scope, place))
-    for scope, place in sorted(places.items()):
-        _refold(club_id, scope, place, seasons, left=scope in left, newest=newest)
+def _marks_of(club_id: int, pending: _Pending) -> list[dict[str, Any]]:
+    """The marks a transaction leaves for one club: rows of `RatingMark`."""
+    if pending.whole:
+        return [{"club_id": club_id, "whole": True}]
+    rows = [{"club_id": club_id, "scope": s, "place": p} for s, p in pending.places.items()]
+    games = {game.id for game in pending.games if game.id is not None}
+    rows += [{"club_id": club_id, "game_id": game_id} for game_id in sorted(games)]
+    return rows
+
+
+def updating(club_id: int) -> bool:
+    """Whether the club has changes its ratings are not yet folded with ("ratings updating")."""
+    query = select(RatingMark.id).where(RatingMark.club_id == club_id).limit(1)
+    return db.session.execute(query).first() is not None
 
 
 @contextmanager
 def held(club_id: int) -> Iterator[None]:
-    """For a bulk fill that commits in batches (the demo club): its commits fold nothing, and
-    the club's ratings are rebuilt once when it ends, in a commit of their own. (Each batch of
-    more than `MOST_ONE_BY_ONE` games would rebuild the whole club again: 10,000 games in
-    batches of 200 rebuilt it 50 times.) If the fill fails, nothing is rebuilt."""
+    """For a bulk fill that commits in batches (the demo club): its commits mark nothing, and
+    the whole club is marked once when it ends, in a commit of its own, and folded after it.
+    If the fill fails, nothing is marked."""
     session = db.session()
     session.info[HELD] = True
     try:
         yield
     finally:
         session.info.pop(HELD, None)
-    rebuild_club(club_id)
+    club_changed(club_id)
     db.session.commit()
 
 
 @event.listens_for(OrmSession, "before_commit")
 def _keep_pending(session: OrmSession) -> None:
-    """Fold what changed before the commit, in the same transaction as the games' change."""
+    """Mark what changed, in the same transaction as the games' change: a few inserts."""
     pending = session.info.pop(PENDING, None)
     if not pending or session.info.get(HELD):
         return
     session.flush()
-    try:
-        # Within a savepoint, so a fold that fails leaves none of its rows behind.
-        with session.begin_nested():
-            for club_id, marked in pending.items():
-                _keep_club(club_id, marked)
-    except BaseException:
-        # Marked again: a caller that carries on and commits folds it then; a rollback forgets.
-        session.info[PENDING] = pending
-        raise
+    rows = [row for club_id, marked in pending.items() for row in _marks_of(club_id, marked)]
+    if rows:
+        session.execute(insert(RatingMark), [{"whole": False, **row} for row in rows])
+        session.info.setdefault(MARKED, set()).update(pending)
+
+
+@event.listens_for(OrmSession, "after_commit")
+def _fold_marked(session: OrmSession) -> None:
+    """The marks are committed: the folder folds them, outside this transaction."""
+    marked = session.info.pop(MARKED, None)
+    if marked:
+        folder.fold_soon(sorted(marked))
 
 
 @event.listens_for(OrmSession, "after_rollback")
 def _forget_pending(session: OrmSession) -> None:
     """Nothing rolled back needs folding."""
     session.info.pop(PENDING, None)
+    session.info.pop(MARKED, None)

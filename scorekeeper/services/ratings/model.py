@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from scorekeeper.services.ratings import plackett_luce
+
 # openskill's own defaults, written out: a newcomer's skill 25 give or take 25/3, a game's
 # performance spread (beta) half that, and tau, the little uncertainty added back before each
 # game so a rating keeps following a player who improves (sigma never settles at nothing).
@@ -61,10 +63,6 @@ def _model(beta: float) -> PlackettLuce:
     )
 
 
-# What the ratings are folded with.
-_MODEL = _model(BETA)
-
-
 @dataclass(frozen=True)
 class Skill:
     """A player's skill estimate (mu) and its uncertainty (sigma), in openskill's units."""
@@ -85,43 +83,54 @@ def places(totals: Sequence[int]) -> list[int]:
     """Each side's place by its total: 1 for the highest, equal totals share a place (1, 1, 3)."""
     if not totals:
         raise ValueError("A game needs the totals of its sides; none were given.")
-    return [1 + sum(other > total for other in totals) for total in totals]
+    # 1 + how many are higher: a total's first place among them sorted highest first.
+    ordered = sorted(totals, reverse=True)
+    return [ordered.index(total) + 1 for total in totals]
 
 
-def _checked(sides: Sequence[Sequence[Skill]]) -> None:
-    """Refuse what cannot be rated, in words."""
+def _checked(sides: Sequence[Sequence[Skill]]) -> list[list[tuple[float, float]]]:
+    """Refuse what cannot be rated, in words; else each side's (mu, sigma) pairs, read on the
+    way (one pass: `rate` runs some 40,000 times in a club's fold)."""
     if len(sides) < 2:
         raise ValueError(f"A game needs at least 2 sides to rate; {len(sides)} given.")
+    pairs = []
     for number, side in enumerate(sides, start=1):
         if len(side) == 0:
             raise ValueError(f"Side {number} has no players; every side needs at least one.")
+        values = []
         for skill in side:
             if not isinstance(skill, Skill):
                 raise ValueError(f"Side {number} holds {skill!r}, which is not a Skill.")
+            values.append((skill.mu, skill.sigma))
+        pairs.append(values)
+    return pairs
 
 
-def _theirs(sides: Sequence[Sequence[Skill]]) -> list[list]:
+def _theirs(sides: Sequence[Sequence[Skill]], model: PlackettLuce) -> list[list]:
     """The sides as openskill's rating objects (new ones each time: openskill's are mutable)."""
-    return [[_MODEL.rating(mu=s.mu, sigma=s.sigma) for s in side] for side in sides]
+    return [[model.rating(mu=s.mu, sigma=s.sigma) for s in side] for side in sides]
 
 
 def rate(sides: Sequence[Sequence[Skill]], totals: Sequence[int]) -> list[list[Skill]]:
     """Each side's players' skills after a finished game (any side size, 2+ sides, ties)."""
-    _checked(sides)
+    pairs = _checked(sides)
     if len(totals) != len(sides):
         raise ValueError(
             f"A game of {len(sides)} sides needs {len(sides)} totals; {len(totals)} given."
         )
-    # openskill ranks lower-is-better, as places do: place 1 is rank 1, a shared place a tie.
-    after = _MODEL.rate(_theirs(sides), ranks=[float(p) for p in places(totals)])
-    return [[Skill(r.mu, r.sigma) for r in side] for side in after]
+    # openskill's arithmetic without its objects (`plackett_luce.py`, to the bit: held to
+    # openskill itself by tests/services/test_rating_arithmetic.py); ranks lower-is-better, as
+    # places do: place 1 is rank 1, a shared place a tie.
+    after = plackett_luce.rate_fast(pairs, places(totals))
+    return [list(itertools.starmap(Skill, side)) for side in after]
 
 
 def chances(sides: Sequence[Sequence[Skill]], spread: float = CHANCE_BETA) -> list[float]:
     """Each side's chance to win before the game (sums to 1), weighed with `CHANCE_BETA` (another
     `spread` is for measuring it: `bench/ratings_prediction.py`)."""
     _checked(sides)
-    return _model(spread).predict_win(_theirs(sides))
+    model = _model(spread)
+    return model.predict_win(_theirs(sides, model))
 
 
 def _partitions(indices: list[int], team_size: int) -> Iterator[list[list[int]]]:

@@ -17,6 +17,17 @@ from scorekeeper.services.ratings.model import Skill
 
 # The games a member page draws, newest last: as many as its list of results (`results_of`).
 MOST_POINTS = 200
+# Said on the standings and a member's page while a change is not yet folded into the ratings
+# (`kept.updating`): the fold runs after the save, not in it (issue 39).
+UPDATING = (
+    "Ratings updating: a game was just saved or changed, and the ratings are being worked out "
+    "again from it. The ratings shown are from before it; reload in a moment."
+)
+
+
+def updating_words(club_id: int) -> str | None:
+    """The "Ratings updating" words while the club has changes not yet folded, else None."""
+    return UPDATING if kept.updating(club_id) else None
 
 
 def rating_of(member: Member, scope: str = kept.ALL) -> Kept | None:

@@ -9,7 +9,7 @@ from flask import abort, jsonify, request
 from scorekeeper.plumbing.models import Game
 from scorekeeper.rules import Refusal
 from scorekeeper.rules.terms import DEAL_LIMIT
-from scorekeeper.services import deals, game_view, side_lines
+from scorekeeper.services import deals, game_view, side_lines, writes
 from scorekeeper.web.access import Level, game_or_404, refuse, require_game
 from scorekeeper.web.api.figures import Shape, Unfit
 from scorekeeper.web.api.operations import (
@@ -22,6 +22,7 @@ from scorekeeper.web.api.operations import (
     answer,
     errors,
     route,
+    write_limits,
 )
 from scorekeeper.web.api.reading import body
 from scorekeeper.web.api.refusals import Body, refused, stop
@@ -34,6 +35,7 @@ from scorekeeper.web.api.shapes import (
     ref,
 )
 from scorekeeper.web.api.state import deals_from, game_state
+from scorekeeper.web.writing import refused_write, too_many_writes
 
 GAME_STATE = ref("GameState")
 SAVED = answer(
@@ -67,11 +69,15 @@ SAVED = answer(
             "toward it. Also a deals_from that is not a deal number, or an Idempotency-Key "
             "already used with other scores (inputs: [] for both). Nothing was saved."
         ),
-        "429": TOO_MANY,
+        "429": write_limits(writes.ENTRY),
     },
 )
 def add_deal(game_id: int):
     """Enter the next deal: 201, 422 naming each refused figure, or 409 if the game is over."""
+    # Counted before the game is read: a write past the allowance costs next to nothing.
+    limited = refused_write(writes.ENTRY, game_id)
+    if limited is not None:
+        return too_many_writes(limited)
     game = game_or_404(game_id)
     level = require_game(game, Level.READ)
     start = deals_from()  # read first: a bad one must not follow a deal that was saved
@@ -114,11 +120,14 @@ def add_deal(game_id: int):
             "422, not 409, since the figures themselves cannot stand (inputs: []). Also a "
             "deals_from that is not a deal number."
         ),
-        "429": TOO_MANY,
+        "429": write_limits(writes.CORRECTION),
     },
 )
 def correct_deal(game_id: int, number: int):
     """Correct a deal: 200 with everything after it recomputed, 409 if made from a stale copy."""
+    limited = refused_write(writes.CORRECTION, game_id)
+    if limited is not None:
+        return too_many_writes(limited)
     game = game_or_404(game_id)
     level = require_game(game, Level.READ)
     start = deals_from()
@@ -164,12 +173,15 @@ def correct_deal(game_id: int, number: int):
             "`entered_at` not as documented (/deal, /sent_by, /entered_at), or a deals_from "
             "that is not a deal number."
         ),
-        "429": TOO_MANY,
+        "429": write_limits(writes.ENTRY),
     },
 )
 def send_line(game_id: int, side: int):
     """Send one side's line of the next deal: 200 kept, or 201 when it was the last and the
     deal was saved; 422 naming each refused figure, 409 if stale or the game takes no deal."""
+    limited = refused_write(writes.ENTRY, game_id)
+    if limited is not None:
+        return too_many_writes(limited)
     game = game_or_404(game_id)
     level = require_game(game, Level.READ)
     start = deals_from()

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.plumbing.db import WRITER_WAIT_SECONDS
+from scorekeeper.services import writes
 from scorekeeper.services.creations import ALLOWANCES, GAME
 from scorekeeper.services.deals import KEY
 from scorekeeper.services.links import MISS_WINDOW, MISSES_ALLOWED, SECRET
@@ -133,6 +134,27 @@ TOO_MANY_GAMES = {
     ),
     "headers": RETRY_AFTER,
 }
+
+
+def write_limits(kind: str) -> dict[str, Any]:
+    """A game's write refused for a link's misses, or past its game's or address's allowance of
+    `kind` (writes.py)."""
+    game, address = (
+        writes.ALLOWANCES[(kind, writes.GAME)],
+        writes.ALLOWANCES[(kind, writes.ADDRESS)],
+    )
+    return {
+        **errors(
+            f"{TOO_MANY['description']}. Or this game has had {game.most} {game.what} within "
+            f"{writes.window_words(game.window)}, or this address (an IPv6 /64) has sent "
+            f"{address.most} within {writes.window_words(address.window)} (unless the server's "
+            f"{game.setting} or {address.setting} says otherwise): nothing was read or saved. "
+            "The message names which, and when to try again; Retry-After gives the seconds"
+        ),
+        "headers": RETRY_AFTER,
+    }
+
+
 POINTERS = (
     "Each error's `inputs` point at the figures it is about in the request body (JSON "
     "pointers, RFC 6901)"

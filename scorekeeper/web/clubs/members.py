@@ -141,6 +141,7 @@ def _member_page(club: Club, level: Level, target: Member, rename: RenameForm):
         course=course,
         rating_now=svg_charts.fmt(course.shown, 1) if course and course.now else None,
         rating_chart=charts.rating_chart(target, course) if course else None,
+        ratings_updating=ratings.updating_words(club.id),
         played=clubs.games_of_member(target),
         action=ActionForm(),
         merge=merge_form(club, target),

@@ -2,38 +2,62 @@
 
 from __future__ import annotations
 
-from flask import Response, abort, flash, redirect, render_template, request, url_for
+from typing import Any
 
-from scorekeeper.services import records, records_import
+from flask import (
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from scorekeeper.services import exports, records, records_import
 from scorekeeper.services import standings as club_standings
 from scorekeeper.web.access import Level
 from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.clubs.filters import filters
 from scorekeeper.web.clubs.forms import ImportForm
+from scorekeeper.web.creating import too_many
 from scorekeeper.web.errors import refilled_when_expired
+
+# The files a club's records are exported as (`services/records.py`).
+KINDS = ("games", "deals", "standings")
 
 
 @bp.get("/<slug>/export/<kind>.csv")
 def export(slug: str, kind: str):
-    """The club's games, deals or standings as CSV."""
-    club, _ = club_or_404(slug)
-    _, chosen = filters(club)
-    if kind == "games":
-        text = records.export_games(club, chosen)
-    elif kind == "deals":
-        text = records.export_deals(club, chosen)
-    elif kind == "standings":
-        # In the page's order: the sort it links with, else the club's own.
-        sort = request.args.get("sort")
-        text = records.export_standings(club_standings.standings(club, chosen, sort))
-    else:
+    """The club's games, deals or standings as CSV: 304 while unchanged since the ETag sent,
+    429 past the address's allowance, else written as it is read (issue 39)."""
+    club, level = club_or_404(slug)
+    if kind not in KINDS:
         abort(404)
+    _, chosen = filters(club)
+    # The standings in the page's order: the sort it links with, else the club's own.
+    sort = request.args.get("sort") if kind == "standings" else None
+    version = exports.version_of(club, kind, chosen, sort)
+    if request.if_none_match.contains_weak(version):
+        response = current_app.response_class(status=304)
+        response.set_etag(version)
+        return response
+    refused = exports.allow(request.remote_addr, organiser=level >= Level.ORGANISER)
+    if refused is not None:
+        return too_many(refused)
+    if kind == "standings":
+        body: Any = records.export_standings(club_standings.standings(club, chosen, sort))
+    else:
+        body = exports.written_as_read(kind, club, chosen)
     name = f"{club.slug}-{kind}.csv"
-    return Response(
-        text,
+    response = Response(
+        body,
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
+    response.set_etag(version)
+    return response
 
 
 @bp.route("/<slug>/import", methods=["GET", "POST"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import render_template, request
 
 from scorekeeper.services import standings as club_standings
+from scorekeeper.services.ratings import reading as ratings
 from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.clubs.filters import SMALL_NUMBER, filters
 
@@ -29,6 +30,7 @@ def standings(slug: str):
         rated=club_standings.rating_scope(chosen) is not None,
         rating_rule=club_standings.RATING_RULE,
         rating_kept_rule=club_standings.RATING_KEPT_RULE,
+        ratings_updating=ratings.updating_words(club.id),
         night_wins_rule=club_standings.NIGHT_WINS_RULE,
         night_column=chosen.at_nights or any(r.night_wins for r in rows),
         filters=chosen,

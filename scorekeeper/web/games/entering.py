@@ -10,7 +10,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 
 from scorekeeper.plumbing.models import Deal, Game
 from scorekeeper.rules import DealRefused
-from scorekeeper.services import access, deals, games, side_lines
+from scorekeeper.services import access, deals, games, side_lines, writes
 from scorekeeper.services.game_view import GameView, game_view
 from scorekeeper.web.access import Level, game_or_404, my_side, refuse, require_game, table_level
 from scorekeeper.web.errors import refilled_when_expired
@@ -25,6 +25,7 @@ from scorekeeper.web.forms import (
 )
 from scorekeeper.web.games import DIGITS, VERSION, bp
 from scorekeeper.web.games.scoreboard import deal_url
+from scorekeeper.web.writing import refused_write, with_retry_after
 
 
 @bp.route("/t/<secret>/deals/new", methods=["GET", "POST"])
@@ -38,7 +39,9 @@ def new_deal(game_id: int):
     form.idempotency_key.data = deals.form_key(form.idempotency_key.data)
     problems: list[str] = []
     reused: Deal | None = None
-    if form.validate_on_submit():
+    limited = None
+    # Past the game's or the address's allowance: the form again, its figures kept (below).
+    if form.validate_on_submit() and (limited := refused_write(writes.ENTRY, game.id)) is None:
         scores = _scores(form, game)
         outcome = deals.enter_deal(
             game,
@@ -71,15 +74,18 @@ def new_deal(game_id: int):
     view = game_view(game)
     if reused is not None:
         problems = [_key_reused(reused, view.progress.next_deal)]
+    if limited is not None:
+        problems = [limited.message]
     if request.method == "GET" and view.closed is not None:
         return _entered(game, form, view.closed)
     # A form sent back with a typo keeps the deal it was opened for, so that a deal saved
     # meanwhile is still shown before this one is saved.
     form.number.data = str(opened_for or view.progress.next_deal)
     filled = _fill_from_lines(view, form) if request.method == "GET" else []
-    return _deal_page(
+    page = _deal_page(
         view, form, view.progress.next_deal, view.next_minimums, problems, filled=filled
     )
+    return page if limited is None else with_retry_after(limited, page)
 
 
 def _fill_from_lines(view: GameView, form: DealForm) -> list[side_lines.Line]:
@@ -165,11 +171,14 @@ def edit_deal(game_id: int, number: int):
         return _entered(game, _form(game), deals.LimitReached([frozen]))
     form = _form(game)
     problems: list[str] = []
+    limited = None
     if request.method == "GET":
         deal = game.deals[number - 1]
         fill(form, [row.entry for row in deal.scores])
         form.version.data = str(deal.version)
-    elif form.validate_on_submit():
+    elif (
+        form.validate_on_submit() and (limited := refused_write(writes.CORRECTION, game.id)) is None
+    ):
         scores = _scores(form, game)
         name = sender_name(request.form.get("sent_by"))
         outcome = deals.correct_deal(game, level, number, scores, _version(form), name)
@@ -185,8 +194,11 @@ def edit_deal(game_id: int, number: int):
                 return _entered(game, form, outcome)
             case _:
                 abort(404)  # the deal or the right to correct it went meanwhile
+    if limited is not None:
+        problems = [limited.message]  # the form again, its figures and version kept
     view = game_view(game)
-    return _deal_page(view, form, number, view.deal(number).minimums, problems, correcting=True)
+    page = _deal_page(view, form, number, view.deal(number).minimums, problems, correcting=True)
+    return page if limited is None else with_retry_after(limited, page)
 
 
 def _version(form: DealForm) -> int | str:

@@ -1,0 +1,382 @@
+"""bench/refold.py's club: built fast, kept for reuse, folded once (timed), its corrections chosen.
+
+The club is the demo club (`demo.fill_demo`: members, seasons, a saved rule set, every deal made
+up and scored by the engine) of `base` games, then copied, copy after copy, each copy's games
+with their sides, players, deals, deal scores, member results, member nights and seasons moved
+a whole number of weeks earlier than the copy before (club nights stay Tuesdays and Thursdays,
+no two copies share a day): every stored figure stays what the app would have stored, so
+`recompute_club(dry_run=True)` and `flask recompute --dry-run` find nothing to put right.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import io
+import itertools
+import math
+import pstats
+import shutil
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from _serve import init_db
+from sqlalchemy import delete, func, insert, select, text
+
+from scorekeeper import create_app, with_driver
+from scorekeeper import rules as engine
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Club as ClubRow
+from scorekeeper.plumbing.models import (
+    Deal,
+    DealScore,
+    Game,
+    MemberDay,
+    MemberResult,
+    Player,
+    Rating,
+    RatingMark,
+    RatingStep,
+    Season,
+    Side,
+)
+from scorekeeper.plumbing.models.games import new_secret
+from scorekeeper.services import clubs
+from scorekeeper.services import games as games_
+from scorekeeper.services.demo import fill_demo
+from scorekeeper.services.ratings import folding, kept, refold
+from scorekeeper.services.ratings.model import places
+from scorekeeper.services.ratings.scopes import ORDER
+
+SLUG = "refold-club"
+# PostgreSQL: the database the bench runs on, made in the server of the URL it is given.
+RUN = "refold_run"
+
+
+def bench_app(url: str) -> Any:
+    """The app in this process: it folds nothing by itself (the bench folds, timed)."""
+    config = {"SQLALCHEMY_DATABASE_URI": with_driver(url), "SECRET_KEY": "bench"}
+    return create_app({**config, "RATINGS_FOLD": "off"})
+
+
+@dataclass
+class Club:
+    """The built club, as the bench needs it."""
+
+    id: int
+    slug: str
+    table_code: str
+    games: int
+    members: list[str]
+
+
+def club_of(slug: str = SLUG) -> Club:
+    """The club as it stands (in an app context)."""
+    club = clubs.club_by_slug(slug)
+    count = select(func.count()).select_from(Game)
+    count = count.where(Game.club_id == club.id, Game.finished_at.is_not(None))
+    games = db.session.execute(count).scalar_one()
+    members = [m.name for m in club.members]
+    return Club(club.id, club.slug, club.table_code, games, members)
+
+
+def build(url: str, games: int, base_most: int) -> tuple[int, float, float]:
+    """The club of about `games` games: `base` made by fill_demo, the rest copies of them.
+    Base games, seconds filling and seconds copying."""
+    copies = math.ceil(games / base_most)
+    base = math.ceil(games / copies)
+    app = bench_app(url)
+    with app.app_context():
+        started = time.perf_counter()
+        club_id = fill_demo(SLUG, base).id
+        filled = time.perf_counter() - started
+        copy_games(club_id, copies - 1)
+        copied = time.perf_counter() - started - filled
+        db.session.remove()
+        db.engine.dispose()
+    return base, filled, copied
+
+
+def copy_games(club_id: int, copies: int) -> None:
+    """`copies` copies of the club's games and every row kept beside them, each earlier."""
+    games = select(Game.id).where(Game.club_id == club_id)
+    sides = select(Side.id).where(Side.game_id.in_(games))
+    deals = select(Deal.id).where(Deal.game_id.in_(games))
+    # In the order of their foreign keys.
+    wheres = {
+        Season: Season.club_id == club_id,
+        Game: Game.club_id == club_id,
+        Side: Side.game_id.in_(games),
+        Player: Player.side_id.in_(sides),
+        Deal: Deal.game_id.in_(games),
+        DealScore: DealScore.deal_id.in_(deals),
+        MemberResult: MemberResult.club_id == club_id,
+        MemberDay: MemberDay.club_id == club_id,
+    }
+    rows = {
+        model: [
+            dict(r) for r in db.session.execute(select(model.__table__).where(where)).mappings()
+        ]
+        for model, where in wheres.items()
+    }
+    top = {model: db.session.execute(select(func.max(model.id))).scalar() or 0 for model in rows}
+    seasons = rows[Season]
+    first = min(s["starts_on"] for s in seasons)
+    last = max(s["ends_on"] for s in seasons)
+    week_span = -(-((last - first).days + 1) // 7) * 7  # whole weeks: the same weekdays
+    keys = {"game_id": Game, "side_id": Side, "deal_id": Deal}
+    for q in range(1, copies + 1):
+        back = timedelta(days=q * week_span)
+        for model, base in rows.items():
+            copied = []
+            for row in base:
+                new = dict(row)
+                new["id"] = row["id"] + q * top[model]
+                for key, parent in keys.items():
+                    if key in new:
+                        new[key] = row[key] + q * top[parent]
+                for key, value in row.items():
+                    if isinstance(value, (date, datetime)):
+                        new[key] = value - back
+                if model is Game:
+                    new["secret"], new["next_game_id"] = new_secret(), None
+                if model is Season:
+                    new["name"] = f"{row['name']} ({q * week_span // 7} weeks back)"
+                copied.append(new)
+            for start in range(0, len(copied), 5_000):
+                db.session.execute(insert(model), copied[start : start + 5_000])
+        db.session.commit()
+    if db.engine.dialect.name == "postgresql":
+        for model in rows:
+            table = model.__tablename__
+            db.session.execute(
+                text(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                    f"(SELECT max(id) FROM {table}))"
+                )
+            )
+        db.session.commit()
+
+
+# --- the fold of the whole club, timed -----------------------------------------------------
+
+
+@dataclass
+class Spent:
+    """Wall and CPU seconds of one part of the fold."""
+
+    wall: float = 0.0
+    cpu: float = 0.0
+    calls: int = 0
+
+
+@dataclass
+class Folded:
+    """What the whole club's fold cost, part by part, and what it wrote."""
+
+    parts: dict[str, Spent] = field(default_factory=dict)
+    steps: int = 0
+    ratings: int = 0
+    profile: str = ""
+
+
+@contextmanager
+def _timing(module: Any, name: str, into: dict[str, Spent], label: str) -> Iterator[None]:
+    """Time every call of module.name (looked up at call time by its callers)."""
+    original = getattr(module, name)
+    spent = into.setdefault(label, Spent())
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        wall, cpu = time.perf_counter(), time.process_time()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            spent.wall += time.perf_counter() - wall
+            spent.cpu += time.process_time() - cpu
+            spent.calls += 1
+
+    setattr(module, name, timed)
+    try:
+        yield
+    finally:
+        setattr(module, name, original)
+
+
+def fold_whole(url: str, profile: bool = False) -> Folded:
+    """The club's ratings removed, the club marked whole and folded by `refold.fold_club`:
+    the reads, the arithmetic and the writes timed apart."""
+    app = bench_app(url)
+    found = Folded()
+    with app.app_context():
+        club = club_of()
+        for model in (RatingStep, Rating, RatingMark):
+            db.session.execute(delete(model).where(model.club_id == club.id))
+        db.session.execute(insert(RatingMark).values(club_id=club.id, whole=True))
+        db.session.commit()
+        profiler = cProfile.Profile() if profile else None
+        with (
+            _timing(folding, "played_games", found.parts, "compute: reading the games"),
+            _timing(refold, "_planned", found.parts, "compute: reads and arithmetic"),
+            _timing(refold, "_write", found.parts, "writes (batches)"),
+        ):
+            wall, cpu = time.perf_counter(), time.process_time()
+            if profiler:
+                profiler.enable()
+            refold.fold_club(club.id)
+            if profiler:
+                profiler.disable()
+            found.parts["whole fold_club"] = Spent(
+                time.perf_counter() - wall, time.process_time() - cpu, 1
+            )
+        if profiler:
+            out = io.StringIO()
+            pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
+            found.profile = out.getvalue()
+        for model in (RatingStep, Rating):
+            count = select(func.count()).select_from(model).where(model.club_id == club.id)
+            setattr(
+                found,
+                "steps" if model is RatingStep else "ratings",
+                db.session.execute(count).scalar_one(),
+            )
+        db.session.remove()
+        db.engine.dispose()
+    return found
+
+
+def recomputed(url: str) -> tuple[int, int, float]:
+    """`recompute_club(dry_run=True)`: rows differing from a fold from scratch, rows compared,
+    seconds taken."""
+    app = bench_app(url)
+    with app.app_context():
+        club = db.session.get(ClubRow, club_of().id)
+        started = time.perf_counter()
+        differed = kept.recompute_club(club, dry_run=True)
+        took = time.perf_counter() - started
+        rows = sum(
+            db.session.execute(
+                select(func.count()).select_from(m).where(m.club_id == club.id)
+            ).scalar_one()
+            for m in (RatingStep, Rating)
+        )
+        db.session.rollback()
+        db.session.remove()
+        db.engine.dispose()
+    return differed, rows, took
+
+
+# --- corrections that change a game's result ------------------------------------------------
+
+
+@dataclass
+class Correction:
+    """Deal 1 of an old game, corrected so that its places change."""
+
+    game_id: int
+    secret: str
+    place: int  # in the order of play of the club's games (1: the oldest)
+    body: dict[str, Any]
+    before: list[int]
+    after: list[int]
+
+
+def corrections(url: str, count: int) -> list[Correction]:
+    """The `count` oldest games (in the order of play) whose deal 1, two sides' entries swapped,
+    the rules accept and changes the places; each with the body of that correction."""
+    app = bench_app(url)
+    chosen: list[Correction] = []
+    with app.app_context():
+        club_id = club_of().id
+        query = select(Game.id).where(Game.club_id == club_id, Game.finished_at.is_not(None))
+        ids = list(db.session.execute(query.order_by(*ORDER).limit(20 * count)).scalars())
+        for place, game_id in enumerate(ids, start=1):
+            game = db.session.get(Game, game_id)
+            rules, sides = games_.rules_of(game), games_.sides_of(game)
+            entries = games_.entries_of(game)
+            before = places(engine.play(rules, game.decks, sides, entries, check=False).totals)
+            for i, j in itertools.combinations(range(len(sides)), 2):
+                swapped = list(entries[0])
+                swapped[i], swapped[j] = swapped[j], swapped[i]
+                try:
+                    after = engine.correct_deal(rules, game.decks, sides, entries, 1, swapped)
+                except engine.DealRefused:
+                    continue
+                if after.finished and places(after.totals) != before:
+                    body = {"scores": [entry.to_dict() for entry in swapped]}
+                    chosen.append(
+                        Correction(game_id, game.secret, place, body, before, places(after.totals))
+                    )
+                    break
+            if len(chosen) == count:
+                break
+        db.session.remove()
+        db.engine.dispose()
+    return chosen
+
+
+def marked(app: Any, club_id: int, game_ids: list[int]) -> tuple[set[int], int]:
+    """Which of these games still have marks not yet folded, and how many marks the club has."""
+    mine = RatingMark.club_id == club_id
+    with app.app_context():
+        query = select(RatingMark.game_id).where(mine, RatingMark.game_id.in_(game_ids))
+        games = set(db.session.execute(query.distinct()).scalars())
+        count = select(func.count()).select_from(RatingMark).where(mine)
+        left = db.session.execute(count).scalar_one()
+        db.session.rollback()
+    return games, left
+
+
+# --- the database: built, or a kept one reused ----------------------------------------------
+
+
+def prepared(url: str, games: int, base: int, how: Any) -> tuple[str, str]:
+    """The club built (or a kept one copied) in a database of its own: its URL, and what was done
+    (`how`: keep, reuse and the SQLite cache folder)."""
+    name = f"refold_{games}_{base}"
+    if url.startswith("sqlite:///"):
+        kept_file = Path(how.cache) / f"{name}.sqlite"
+        if how.reuse and kept_file.exists():
+            shutil.copy(kept_file, url.removeprefix("sqlite:///"))
+            return url, f"reused {kept_file}"
+        done = _built(url, games, base)
+        if how.keep:
+            shutil.copy(url.removeprefix("sqlite:///"), kept_file)
+            done += f"; kept as {kept_file}"
+        return url, done
+    from scale import connect, database_url, drop, exists
+
+    run_url = database_url(url, RUN)
+    with connect(url) as admin:
+        drop(admin, RUN)
+        if how.reuse and exists(admin, name):
+            admin.execute(f'CREATE DATABASE {RUN} TEMPLATE "{name}"')
+            return run_url, f"reused the template database {name}"
+        admin.execute(f"CREATE DATABASE {RUN}")
+    done = _built(run_url, games, base)
+    if how.keep:
+        with connect(url) as admin:
+            drop(admin, name)
+            admin.execute(f'CREATE DATABASE "{name}" TEMPLATE {RUN}')
+        done += f"; kept as the template database {name}"
+    return run_url, done
+
+
+def _built(url: str, games: int, base_most: int) -> str:
+    init_db(url)
+    base, filled, copied = build(url, games, base_most)
+    return f"built: {base} games by demo.fill_demo in {filled:.1f} s, the copies in {copied:.1f} s"
+
+
+def finished_with(app: Any, url: str) -> None:
+    """Let the database go (PostgreSQL: the bench's own database dropped, from `url`'s)."""
+    with app.app_context():
+        db.engine.dispose()
+    if not url.startswith("sqlite:///"):
+        from scale import connect, drop
+
+        with connect(url) as admin:
+            drop(admin, RUN)

@@ -1,0 +1,245 @@
+"""A club's marks folded into its ratings, after the saves that marked them committed.
+
+`fold_club` takes the club's lease (`RatingFold`: one folder a club at a time, across every
+process and host), reads the marks, works out each scope's earliest changed place, computes
+the whole fold in memory (`folding.py`: reads only), then writes it in short transactions of
+at most `BATCH` rows, the scope's ratings put in place and the marks it folded deleted in the
+last. No save waits on it: a save writes no rating row and takes no lock the fold holds; a
+save meanwhile leaves a mark of its own, folded in the next pass.
+
+A fold cut short (the process killed) leaves its marks: the next fold, here or in another
+process once the lease has run out, folds them again from the same places; steps a cut-short
+fold wrote past its place are removed or found to end early (`folding.refold`'s guard).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import timedelta
+from typing import Any
+
+from flask import current_app, g
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Game, Rating, RatingFold, RatingMark, RatingStep, Season
+from scorekeeper.plumbing.models.times import now
+from scorekeeper.services.ratings.folding import Writes, rebuilt, refold
+from scorekeeper.services.ratings.scopes import _before, _games_in, scopes_of
+
+log = logging.getLogger(__name__)
+
+# Rows written in one transaction: short enough that another table's save (on SQLite, any
+# writer) waits a few milliseconds for it at most.
+BATCH = 2_000
+# How long a folder holds a club without renewing (each batch renews it): a folder killed
+# mid-fold holds its club this long, then the next fold takes it over.
+LEASE_SECONDS = 30
+# More games than this marked at once (an import, many corrections queued): the club is folded
+# whole in one pass, cheaper than place by place.
+MOST_ONE_BY_ONE = 8
+
+
+def lease_seconds() -> float:
+    """The lease: the app's `RATINGS_FOLD_LEASE` or `SCOREKEEPER_RATINGS_FOLD_LEASE` (a test's
+    short one), else `LEASE_SECONDS`."""
+    return float(_setting("RATINGS_FOLD_LEASE") or LEASE_SECONDS)
+
+
+def batch_rows() -> int:
+    """Rows a transaction writes: `RATINGS_FOLD_BATCH` (a test's small one), else `BATCH`."""
+    return int(_setting("RATINGS_FOLD_BATCH") or BATCH)
+
+
+def _setting(name: str) -> str | float | None:
+    return current_app.config.get(name) or os.environ.get(f"SCOREKEEPER_{name}")
+
+
+def marked_clubs() -> list[int]:
+    """Every club with marks not yet folded, the longest waiting first."""
+    query = (
+        select(RatingMark.club_id).group_by(RatingMark.club_id).order_by(func.min(RatingMark.id))
+    )
+    return list(db.session.execute(query).scalars())
+
+
+def fold_club(club_id: int) -> bool:
+    """Fold the club's marks until none is left; False if another folder holds the club."""
+    if not _take(club_id):
+        return False
+    try:
+        while True:
+            with _reading():
+                marks = list(db.session.execute(_marks(club_id)).scalars())
+                if not marks:
+                    return True
+                writes = _planned(club_id, marks)
+                # Read now: the rollback expires them, and reading one again would begin a
+                # transaction that writes (SQLite: the write lock, held meanwhile).
+                mark_ids = [mark.id for mark in marks]
+            db.session.rollback()  # the reading transaction ends before the first write
+            _write(club_id, writes, mark_ids)
+    finally:
+        _let_go(club_id)
+
+
+def _marks(club_id: int) -> Any:
+    return select(RatingMark).where(RatingMark.club_id == club_id).order_by(RatingMark.id)
+
+
+def _planned(club_id: int, rows: Sequence[RatingMark]) -> list[Writes]:
+    """What folding these marks writes: the whole club, or each scope from its place."""
+    game_ids = {mark.game_id for mark in rows if mark.game_id is not None}
+    if any(mark.whole for mark in rows) or len(game_ids) > MOST_ONE_BY_ONE:
+        return [rebuilt(club_id)]
+    seasons = list(db.session.execute(select(Season).where(Season.club_id == club_id)).scalars())
+    places: dict[str, int] = {}
+    left: set[str] = set()
+
+    def at(scope: str, place: int, *, gone: bool) -> None:
+        places[scope] = min(place, places.get(scope, place))
+        if gone:
+            left.add(scope)
+
+    for mark in rows:
+        if mark.scope is not None and mark.place is not None:
+            at(mark.scope, mark.place, gone=True)
+    for game_id in sorted(game_ids):
+        # Where it was rated (its steps), and where it is rated now.
+        steps = select(RatingStep.scope, func.min(RatingStep.position))
+        steps = steps.where(RatingStep.game_id == game_id).group_by(RatingStep.scope)
+        for scope, place in db.session.execute(steps):
+            at(scope, place, gone=True)
+        game = db.session.get(Game, game_id)
+        if game is None or game.finished_at is None or game.club_id != club_id:
+            continue
+        for scope in scopes_of(game, seasons):
+            ahead = select(func.count()).select_from(Game)
+            ahead = ahead.where(*(_games_in(club_id, scope, seasons) or []), _before(game))
+            at(scope, db.session.execute(ahead).scalar_one() + 1, gone=False)
+    return [
+        refold(club_id, scope, place, seasons, left=scope in left)
+        for scope, place in sorted(places.items())
+    ]
+
+
+def _write(club_id: int, planned: list[Writes], mark_ids: list[int]) -> None:
+    """The fold's rows in short transactions; the ratings and the marks' end in the last."""
+    for writes in planned:
+        clear = list(writes.clear)
+        for rows in _batches(writes.steps) or [[]]:
+            with _batch(club_id):
+                for statement in clear:
+                    db.session.execute(statement)
+                clear = []
+                _insert(RatingStep, rows)
+    with _batch(club_id):
+        for writes in planned:
+            for statement in writes.ratings_clear:
+                db.session.execute(statement)
+            for rows in _batches(writes.ratings):
+                _insert(Rating, rows)
+            if writes.ratings_updated:
+                db.session.execute(update(Rating), writes.ratings_updated)
+        db.session.execute(delete(RatingMark).where(RatingMark.id.in_(mark_ids)))
+
+
+def _insert(model_: Any, rows: list[dict[str, Any]]) -> None:
+    """Rows inserted by the driver's own executemany: a fold writes up to some 130,000 steps,
+    and the ORM's bulk insert spent three quarters of the writing's time preparing them."""
+    if not rows:
+        return
+    columns = list(rows[0])
+    connection = db.session.connection()
+    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    sql = (
+        f"INSERT INTO {model_.__tablename__} ({', '.join(columns)}) "
+        f"VALUES ({', '.join([mark] * len(columns))})"
+    )
+    values = [tuple(row[name] for name in columns) for row in rows]
+    if connection.dialect.name == "sqlite" and "played_on" in columns:
+        # As SQLAlchemy's Date keeps a day in SQLite: its ISO text.
+        at = columns.index("played_on")
+        values = [(*v[:at], v[at].isoformat(), *v[at + 1 :]) for v in values]
+    connection.exec_driver_sql(sql, values)
+
+
+def _batches(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    size = batch_rows()
+    return [rows[start : start + size] for start in range(0, len(rows), size)]
+
+
+@contextmanager
+def _batch(club_id: int) -> Iterator[None]:
+    """One short write transaction, in this process's writers' turn, the lease renewed in it."""
+    with _writers_turn():
+        try:
+            until = now() + timedelta(seconds=lease_seconds())
+            db.session.execute(
+                update(RatingFold).where(RatingFold.club_id == club_id).values(until=until)
+            )
+            yield
+            db.session.commit()
+        except BaseException:
+            db.session.rollback()
+            raise
+
+
+@contextmanager
+def _reading() -> Iterator[None]:
+    """Reads only: on SQLite the transaction begins without the write lock (db.configure_sqlite)."""
+    g.only_reading = True
+    try:
+        yield
+    finally:
+        g.only_reading = False
+
+
+@contextmanager
+def _writers_turn() -> Iterator[None]:
+    """This process's one writer at a time on SQLite (db.one_writer_at_a_time), if it keeps one."""
+    turn: Callable[[], Any] | None = current_app.extensions.get("writers_turn")
+    if turn is None:
+        yield
+        return
+    with turn():
+        yield
+
+
+def _take(club_id: int) -> bool:
+    """Take the club's lease if nobody holds it (or theirs ran out)."""
+    moment = now()
+    until = moment + timedelta(seconds=lease_seconds())
+    try:
+        taken = db.session.execute(
+            update(RatingFold)
+            .where(RatingFold.club_id == club_id, RatingFold.until < moment)
+            .values(until=until)
+        ).rowcount
+        if not taken:
+            db.session.execute(insert(RatingFold).values(club_id=club_id, until=until))
+        db.session.commit()
+        return True
+    except IntegrityError:
+        db.session.rollback()  # held by another folder, whose lease still runs
+        return False
+
+
+def _let_go(club_id: int) -> None:
+    """Give the lease back at once, so the next fold of the club need not wait for it."""
+    db.session.rollback()
+    db.session.execute(delete(RatingFold).where(RatingFold.club_id == club_id))
+    db.session.commit()
+
+
+def fold_every_club() -> int:
+    """Fold every club with marks (at start, `flask fold`); how many clubs were folded."""
+    folded = 0
+    for club_id in marked_clubs():
+        db.session.rollback()
+        folded += fold_club(club_id)
+    return folded
