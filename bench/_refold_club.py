@@ -1,11 +1,11 @@
 """bench/refold.py's club: built fast, kept for reuse, folded once (timed), its corrections chosen.
 
-The club is the demo club (`demo.fill_demo`: members, seasons, a saved rule set, every deal made
-up and scored by the engine) of `base` games, then copied, copy after copy, each copy's games
-with their sides, players, deals, deal scores, member results, member nights and seasons moved
-a whole number of weeks earlier than the copy before (club nights stay Tuesdays and Thursdays,
-no two copies share a day): every stored figure stays what the app would have stored, so
-`recompute_club(dry_run=True)` and `flask recompute --dry-run` find nothing to put right.
+The club is the demo club (`demo.fill_demo`: members, four seasons, a saved rule set, every deal
+made up and scored by the engine) of `base` games, then copied, copy after copy: each copy's
+games with their sides, players, deals, deal scores and member results, on the same club nights
+(as `flask demo --games 10000` spreads its games: 16 months of Tuesdays and Thursdays), then the
+nights' sums re-added (`figures.refresh_member_days`). Every stored figure is what the app
+would have stored, so `flask recompute --dry-run` finds nothing to put right.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -35,17 +34,15 @@ from scorekeeper.plumbing.models import (
     Deal,
     DealScore,
     Game,
-    MemberDay,
     MemberResult,
     Player,
     Rating,
     RatingMark,
     RatingStep,
-    Season,
     Side,
 )
 from scorekeeper.plumbing.models.games import new_secret
-from scorekeeper.services import clubs
+from scorekeeper.services import clubs, figures
 from scorekeeper.services import games as games_
 from scorekeeper.services.demo import fill_demo
 from scorekeeper.services.ratings import folding, kept, refold
@@ -102,20 +99,19 @@ def build(url: str, games: int, base_most: int) -> tuple[int, float, float]:
 
 
 def copy_games(club_id: int, copies: int) -> None:
-    """`copies` copies of the club's games and every row kept beside them, each earlier."""
+    """`copies` copies of the club's games and the rows kept beside them, on the same nights;
+    then every night's sums re-added by the app's own `figures.refresh_member_days`."""
     games = select(Game.id).where(Game.club_id == club_id)
     sides = select(Side.id).where(Side.game_id.in_(games))
     deals = select(Deal.id).where(Deal.game_id.in_(games))
     # In the order of their foreign keys.
     wheres = {
-        Season: Season.club_id == club_id,
         Game: Game.club_id == club_id,
         Side: Side.game_id.in_(games),
         Player: Player.side_id.in_(sides),
         Deal: Deal.game_id.in_(games),
         DealScore: DealScore.deal_id.in_(deals),
         MemberResult: MemberResult.club_id == club_id,
-        MemberDay: MemberDay.club_id == club_id,
     }
     rows = {
         model: [
@@ -124,32 +120,23 @@ def copy_games(club_id: int, copies: int) -> None:
         for model, where in wheres.items()
     }
     top = {model: db.session.execute(select(func.max(model.id))).scalar() or 0 for model in rows}
-    seasons = rows[Season]
-    first = min(s["starts_on"] for s in seasons)
-    last = max(s["ends_on"] for s in seasons)
-    week_span = -(-((last - first).days + 1) // 7) * 7  # whole weeks: the same weekdays
     keys = {"game_id": Game, "side_id": Side, "deal_id": Deal}
     for q in range(1, copies + 1):
-        back = timedelta(days=q * week_span)
         for model, base in rows.items():
             copied = []
             for row in base:
-                new = dict(row)
-                new["id"] = row["id"] + q * top[model]
+                new = {**row, "id": row["id"] + q * top[model]}
                 for key, parent in keys.items():
                     if key in new:
                         new[key] = row[key] + q * top[parent]
-                for key, value in row.items():
-                    if isinstance(value, (date, datetime)):
-                        new[key] = value - back
                 if model is Game:
                     new["secret"], new["next_game_id"] = new_secret(), None
-                if model is Season:
-                    new["name"] = f"{row['name']} ({q * week_span // 7} weeks back)"
                 copied.append(new)
             for start in range(0, len(copied), 5_000):
                 db.session.execute(insert(model), copied[start : start + 5_000])
         db.session.commit()
+    figures.refresh_member_days(club_id)
+    db.session.commit()
     if db.engine.dialect.name == "postgresql":
         for model in rows:
             table = model.__tablename__
@@ -176,9 +163,10 @@ class Spent:
 
 @dataclass
 class Folded:
-    """What the whole club's fold cost, part by part, and what it wrote."""
+    """What one fold cost, part by part, and what the club holds after it."""
 
     parts: dict[str, Spent] = field(default_factory=dict)
+    longest_batch: float = 0.0
     steps: int = 0
     ratings: int = 0
     profile: str = ""
@@ -206,43 +194,61 @@ def _timing(module: Any, name: str, into: dict[str, Spent], label: str) -> Itera
         setattr(module, name, original)
 
 
-def fold_whole(url: str, profile: bool = False) -> Folded:
-    """The club's ratings removed, the club marked whole and folded by `refold.fold_club`:
-    the reads, the arithmetic and the writes timed apart."""
-    app = bench_app(url)
-    found = Folded()
-    with app.app_context():
-        club = club_of()
-        for model in (RatingStep, Rating, RatingMark):
-            db.session.execute(delete(model).where(model.club_id == club.id))
-        db.session.execute(insert(RatingMark).values(club_id=club.id, whole=True))
-        db.session.commit()
-        profiler = cProfile.Profile() if profile else None
+@contextmanager
+def _longest_batch(found: Folded) -> Iterator[None]:
+    """The longest of refold's write transactions (its lease renewed, rows written, committed)."""
+    original = refold._batch
+
+    @contextmanager
+    def timed(club_id: int) -> Iterator[None]:
+        started = time.perf_counter()
+        with original(club_id):
+            yield
+        found.longest_batch = max(found.longest_batch, time.perf_counter() - started)
+
+    refold._batch = timed
+    try:
         with (
             _timing(folding, "played_games", found.parts, "compute: reading the games"),
             _timing(refold, "_planned", found.parts, "compute: reads and arithmetic"),
             _timing(refold, "_write", found.parts, "writes (batches)"),
         ):
-            wall, cpu = time.perf_counter(), time.process_time()
+            yield
+    finally:
+        refold._batch = original
+
+
+def timed_folds(url: str, marks: dict[str, dict[str, Any]], profile: bool) -> dict[str, Folded]:
+    """The club's ratings removed, then for each of `marks` (a mark's columns) the mark written
+    and folded by `refold.fold_club`, in this process: reads, arithmetic and writes timed apart.
+    The first fold profiled if asked."""
+    found: dict[str, Folded] = {}
+    app = bench_app(url)
+    with app.app_context():
+        club = club_of()
+        for model in (RatingStep, Rating, RatingMark):
+            db.session.execute(delete(model).where(model.club_id == club.id))
+        for title, mark in marks.items():
+            db.session.execute(insert(RatingMark).values(club_id=club.id, **mark))
+            db.session.commit()
+            folded = found[title] = Folded()
+            profiler = cProfile.Profile() if profile and len(found) == 1 else None
+            with _longest_batch(folded):
+                wall, cpu = time.perf_counter(), time.process_time()
+                if profiler:
+                    profiler.enable()
+                refold.fold_club(club.id)
+                if profiler:
+                    profiler.disable()
+                spent = Spent(time.perf_counter() - wall, time.process_time() - cpu, 1)
+                folded.parts["the whole of fold_club"] = spent
             if profiler:
-                profiler.enable()
-            refold.fold_club(club.id)
-            if profiler:
-                profiler.disable()
-            found.parts["whole fold_club"] = Spent(
-                time.perf_counter() - wall, time.process_time() - cpu, 1
-            )
-        if profiler:
-            out = io.StringIO()
-            pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
-            found.profile = out.getvalue()
-        for model in (RatingStep, Rating):
-            count = select(func.count()).select_from(model).where(model.club_id == club.id)
-            setattr(
-                found,
-                "steps" if model is RatingStep else "ratings",
-                db.session.execute(count).scalar_one(),
-            )
+                out = io.StringIO()
+                pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(25)
+                folded.profile = out.getvalue()
+            for model, name in ((RatingStep, "steps"), (Rating, "ratings")):
+                count = select(func.count()).select_from(model).where(model.club_id == club.id)
+                setattr(folded, name, db.session.execute(count).scalar_one())
         db.session.remove()
         db.engine.dispose()
     return found
@@ -284,9 +290,20 @@ class Correction:
     after: list[int]
 
 
+def newest_game(url: str) -> int:
+    """The club's newest finished game in the order of play."""
+    app = bench_app(url)
+    with app.app_context():
+        query = select(Game.id).where(Game.club_id == club_of().id, Game.finished_at.is_not(None))
+        found = db.session.execute(query.order_by(*(o.desc() for o in ORDER)).limit(1)).scalar()
+        db.session.remove()
+        db.engine.dispose()
+    return found
+
+
 def corrections(url: str, count: int) -> list[Correction]:
-    """The `count` oldest games (in the order of play) whose deal 1, two sides' entries swapped,
-    the rules accept and changes the places; each with the body of that correction."""
+    """The `count` oldest games (in the order of play) whose deal 1, its sides' entries in
+    another order (or another deal's), the rules take and its places change; with the body."""
     app = bench_app(url)
     chosen: list[Correction] = []
     with app.app_context():
@@ -298,9 +315,9 @@ def corrections(url: str, count: int) -> list[Correction]:
             rules, sides = games_.rules_of(game), games_.sides_of(game)
             entries = games_.entries_of(game)
             before = places(engine.play(rules, game.decks, sides, entries, check=False).totals)
-            for i, j in itertools.combinations(range(len(sides)), 2):
-                swapped = list(entries[0])
-                swapped[i], swapped[j] = swapped[j], swapped[i]
+            orders = list(itertools.islice(itertools.permutations(range(len(sides))), 24))
+            # Deal 1's entries in another order, else another deal's as deal 1.
+            for swapped in ([deal[k] for k in order] for deal in entries for order in orders):
                 try:
                     after = engine.correct_deal(rules, game.decks, sides, entries, 1, swapped)
                 except engine.DealRefused:

@@ -4,9 +4,11 @@ Part of `bench/worst_request.py`. A public demo club of --club-games finished ga
 the app's own code (`demo.fill_demo`: every deal made up and scored by the engine; a minute or
 two at 10,000), in a SQLite file of its own (or copied from --club-db, a file an earlier run
 kept with --keep-club-db). Then each request below is sent as a stranger would, in process
-(Flask's test client: time the median of --runs, the body read and thrown away piece by piece
-as a server would send it; then one run under tracemalloc for its peak) and against gunicorn
-`-w 1` (sync) over HTTP (the worker's peak RSS growth, VmHWM reset before each request):
+(Flask's test client: the median CPU time of --runs, the body read and thrown away piece by
+piece as a server would send it; then one run under tracemalloc for its peak) and against
+gunicorn `-w 1` (sync) over HTTP (the worker's median CPU time, from /proc, and its peak RSS
+growth, VmHWM reset before each request); each with the median wall time. With --before, the
+files are served by that checkout's code too, in the same run, for a before-and-after figure:
 
 - the club's games, deals and standings files over all seasons, the deals file of this season,
   and the deals file again with the ETag of the first (304);
@@ -157,6 +159,9 @@ def arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--club-games", type=int, default=10_000, help="0: no club (issue 39)")
     parser.add_argument("--club-db", help="a club's SQLite file kept by --keep-club-db")
     parser.add_argument("--keep-club-db", help="keep the filled club's SQLite file here")
+    parser.add_argument(
+        "--before", help="another checkout (git archive) whose exports are served too, after"
+    )
 
 
 def run(folder: str, args: argparse.Namespace) -> bool:
@@ -196,4 +201,16 @@ def run(folder: str, args: argparse.Namespace) -> bool:
             "RSS growth",
         )
         walls(measured)
+        if args.before:  # the same files from the code before, in the same run
+            with Server("scorekeeper:create_app()", env, code=Path(args.before)) as served:
+                worker = worker_of(served.proc.pid)
+                files = {k: ask for k, ask in todo.items() if ".csv" in k and "ETag" not in k}
+                measured = {k: over_http(served.port, worker, *a, runs) for k, a in files.items()}
+            report(
+                f"The same files served by {args.before} (the code before), as above",
+                {label: cost for label, (cost, _) in measured.items()},
+                sizes,
+                "RSS growth",
+            )
+            walls(measured)
     return fine

@@ -19,6 +19,7 @@ against the real deal page, the app's bare route and a bare Flask app, taking tu
 `deal_entry.py`:
 
     .venv/bin/python bench/deal_floor.py [--games 25]
+    .venv/bin/python bench/deal_floor.py --phases   # in process: where the gap goes, part by part
 """
 
 from __future__ import annotations
@@ -157,7 +158,18 @@ def app_with_floor_routes() -> Flask:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=25, help="classic games of 4 deals")
+    parser.add_argument(
+        "--phases",
+        action="store_true",
+        help="in process instead: where each request's time goes, part by part (_deal_phases.py)",
+    )
     args = parser.parse_args()
+    if args.phases:
+        from _deal_phases import run
+
+        print(f"machine: {machine()}")
+        run(args.games)
+        return
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{folder}/bench.sqlite"
         init_db(url)

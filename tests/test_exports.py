@@ -240,6 +240,16 @@ def test_past_its_allowance_an_address_is_refused_in_words_and_others_are_not(ap
         assert records.export_deals(club_of(slug)) == before
 
 
+def test_a_head_is_sent_no_file_and_costs_no_allowance(app, client):
+    app.config[exports.VISITORS.setting] = 1
+    with app.app_context():
+        slug = public_club()
+    url = f"/clubs/{slug}/export/deals.csv{ALL}"
+    assert [client.head(url).status_code for _ in range(3)] == [200, 200, 200]
+    assert client.get(url).status_code == 200
+    assert client.get(url).status_code == 429
+
+
 def test_the_clubs_organiser_has_a_larger_allowance(app, client):
     app.config[exports.VISITORS.setting] = 1
     app.config[exports.ORGANISERS.setting] = 3

@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from game_links import key, link
 from page_reader import read_page
+from sqlalchemy import event
 
+from scorekeeper.plumbing.db import db
 from scorekeeper.services import writes
 
 TEAMS = [{"name": "North", "players": ["Ann", "Bob"]}, {"name": "South", "players": ["Cat", "Dan"]}]
@@ -246,3 +248,26 @@ def test_the_windows_slide_so_no_burst_of_twice_the_allowance_comes_at_their_tur
     monkeypatch.setattr(writes, "clock", lambda: minute + 80.5)
     assert correct(client, game, 100).status_code == 200
     assert deal_one(client, game)["version"] == 9
+
+
+def test_a_flood_is_refused_again_without_asking_the_database_for_its_count(app, client):
+    """Once refused, the game's next API writes are answered from the process's memory: only
+    the link is looked up, nothing about the allowance or the game read, until it lapses."""
+    app.config["CORRECTIONS_PER_GAME"] = 1
+    game = start(client)
+    assert correct(client, game, 60).status_code == 200
+    assert correct(client, game, 65).status_code == 429
+    seen: list[str] = []
+
+    def asked(_conn, _cursor, statement, *_args) -> None:
+        seen.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", asked)
+    try:
+        again = correct(client, game, 70)
+    finally:
+        event.remove(engine, "before_cursor_execute", asked)
+    assert again.status_code == 429 and "1 correction within a minute" in message(again)
+    assert not any("write_tally" in s or "deal" in s for s in seen), seen

@@ -217,8 +217,45 @@ def _replayed(recorded: Deal, key: str | None, sent: str | None) -> AlreadySaved
 
 def deal_with_key(game: Game, key: str) -> Deal | None:
     """The deal a submission with this idempotency key recorded, if any."""
-    query = select(Deal).where(Deal.game_id == game.id, Deal.idempotency_key == key)
-    return db.session.execute(query).scalar_one_or_none()
+    # Asked on every save, twice (before the lock and under it), and nearly always None: a
+    # plain query for the id, and the deal itself only when there is one.
+    found = db.session.execute(_KEYED, {"game_id": game.id, "key": key}).scalar_one_or_none()
+    return None if found is None else db.session.get(Deal, found)
+
+
+# The hottest write's statements, built once (building them anew cost each save more than
+# running them): see _insert_deal.
+_DEALS, _SCORES, _GAMES = Deal.__table__, DealScore.__table__, Game.__table__
+_KEYED = select(_DEALS.c.id).where(
+    _DEALS.c.game_id == bindparam("game_id"), _DEALS.c.idempotency_key == bindparam("key")
+)
+_NEW_DEAL = insert(_DEALS).returning(_DEALS.c.id)
+_NEW_SCORES = insert(_SCORES).returning(_SCORES.c.id, sort_by_parameter_order=True)
+_GAME_SAVED = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("game_id"))
+    .values(
+        finished_at=bindparam("finished", type_=_GAMES.c.finished_at.type),
+        updated_at=bindparam("now", type_=_GAMES.c.updated_at.type),
+        live_version=_GAMES.c.live_version + 1,
+        news=bindparam("saved_news", type_=_GAMES.c.news.type),
+    )
+)
+_LINES_GONE = delete(DealPart.__table__).where(DealPart.__table__.c.game_id == bindparam("game_id"))
+# Each side's figures, one UPDATE run for every side: by the figures' names (always the same).
+_SIDES_KEPT: dict[tuple[str, ...], Any] = {}
+
+
+def _sides_kept(names: tuple[str, ...]) -> Any:
+    """The UPDATE that keeps these figures on each side (built once per set of names)."""
+    if names not in _SIDES_KEPT:
+        sides = Side.__table__
+        _SIDES_KEPT[names] = (
+            update(sides)
+            .where(sides.c.id == bindparam("side_id"))
+            .values({name: bindparam(name) for name in names})
+        )
+    return _SIDES_KEPT[names]
 
 
 def _insert_deal(
@@ -245,7 +282,7 @@ def _insert_deal(
         "request_hash": sent,
     }
     deal_id = db.session.execute(
-        insert(Deal).values(**row, created_at=now, updated_at=now).returning(Deal.id)
+        _NEW_DEAL, {**row, "created_at": now, "updated_at": now}
     ).scalar_one()
     rows = [
         {
@@ -257,10 +294,7 @@ def _insert_deal(
         }
         for side, entry, score in zip(game.sides, entries, progress.deals[-1].scores, strict=True)
     ]
-    table = DealScore.__table__
-    ids = db.session.execute(
-        insert(table).returning(table.c.id, sort_by_parameter_order=True), rows
-    ).scalars()
+    ids = db.session.execute(_NEW_SCORES, rows).scalars()
     deal = Deal(id=deal_id, **row, created_at=now, updated_at=now)
     scores = [DealScore(id=score_id, **score) for score_id, score in zip(ids, rows, strict=True)]
     for loaded in (deal, *scores):
@@ -269,24 +303,15 @@ def _insert_deal(
     set_committed_value(deal, "scores", scores)
     set_committed_value(game, "deals", [*game.deals, deal])
     # Each side's figures in one UPDATE run for every side, then the game's row.
-    sides = Side.__table__
     kept = figures.side_figures(len(game.sides), progress, games.entries_of(game))
     db.session.execute(
-        update(sides)
-        .where(sides.c.id == bindparam("side_id"))
-        .values({name: bindparam(name) for name in kept[0]}),
+        _sides_kept(tuple(kept[0])),
         [{"side_id": side.id, **f} for side, f in zip(game.sides, kept, strict=True)],
     )
     finished = now if progress.finished else None
+    news = saved_news(number, sent_by)
     db.session.execute(
-        update(Game.__table__)
-        .where(Game.__table__.c.id == game.id)
-        .values(
-            finished_at=finished,
-            updated_at=now,
-            live_version=Game.__table__.c.live_version + 1,
-            news=saved_news(number, sent_by),
-        )
+        _GAME_SAVED, {"game_id": game.id, "finished": finished, "now": now, "saved_news": news}
     )
     for side, side_figures in zip(game.sides, kept, strict=True):
         for name, value in side_figures.items():
@@ -296,7 +321,7 @@ def _insert_deal(
     if progress.finished and game.club_id is not None:
         night_place.touch_round_of(game.id)  # a night's finished tables: one fewer plays
     figures.keep_member_results(game, progress.finished)
-    db.session.execute(delete(DealPart).where(DealPart.game_id == game.id))
+    db.session.execute(_LINES_GONE, {"game_id": game.id})
     db.session.commit()
     games.keep_progress(game, progress)
     return deal

@@ -26,6 +26,7 @@ from scorekeeper.plumbing.models import (
     Side,
 )
 from scorekeeper.rules import DealEntry, Progress
+from scorekeeper.services import rating_holds
 from scorekeeper.services.ratings import kept
 
 
@@ -68,6 +69,8 @@ def keep_member_results(game: Game, finished: bool) -> None:
     """Rewrite the club members' results of this game: finished club games count, others not."""
     if game.club is None:
         return  # only club games keep member results
+    # A game from the table link, judged as it first finishes: held, it has no results here.
+    rating_holds.judge(game, finished)
     if finished or game.finished_at is not None:
         # Finished, corrected while finished, or un-finished: its ratings are folded again.
         kept.game_changed(game)
@@ -94,8 +97,8 @@ def keep_member_results(game: Game, finished: bool) -> None:
 
 def member_results_of(game: Game, finished: bool) -> list[tuple[Side, Player]]:
     """Who gets a result from this game: each member on a side of a finished club game."""
-    if game.club is None or not finished:
-        return []
+    if game.club is None or not finished or game.held_from_ratings:
+        return []  # a held game counts once confirmed (rating_holds.confirm)
     # member_id first: a stored player's member is then never loaded; a player not yet flushed
     # (a game being recorded) has only its member.
     return [

@@ -298,6 +298,17 @@ def _a(word: str) -> str:
     return "an" if word[0] in "aeiou" else "a"
 
 
+def remembered(kind: str, game_id: int, peer: str | None) -> TooMany | None:
+    """This process's refusal of one more `kind` to the game from `peer`, while it lasts: asks
+    nothing of the database (a flood of refused writes answered before it waits for anything)."""
+    now = clock()
+    for scope in (f"{kind} {GAME} {game_id}", f"{kind} {ADDRESS} {counted_as(peer)}"):
+        refused = _remembered(scope, now)
+        if refused is not None:
+            return refused
+    return None
+
+
 def _remembered(scope: str, now: float) -> TooMany | None:
     """This process's refusal of `scope`, while its window lasts, with the wait now left."""
     with _refused_lock:

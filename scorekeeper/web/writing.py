@@ -29,13 +29,38 @@ def with_retry_after(refused: TooMany, page: object) -> Response:
     return response
 
 
-def configure(app: Flask) -> None:
-    """At each request's end, a write let through that committed nothing is counted all the same.
+# The API's writes of a game, by endpoint: what each counts as. A page's refusal shows its form
+# again (the game read), so only these are answered before anything else.
+COUNTED = {
+    "api.add_deal": writes.ENTRY,
+    "api.send_line": writes.ENTRY,
+    "api.correct_deal": writes.CORRECTION,
+}
 
-    Registered after the SQLite writer's turn (db.one_writer_at_a_time): teardowns run last
-    registered first, so the count is kept while the turn is still held.
+
+def configure(app: Flask) -> None:
+    """A write this process refused lately refused again before it waits for the SQLite writer's
+    turn; at each request's end, a write let through that committed nothing counted all the same.
+
+    The teardown is registered after the writer's turn (db.one_writer_at_a_time): teardowns run
+    last registered first, so the count is kept while the turn is still held.
     """
+    hooks = app.before_request_funcs.setdefault(None, [])
+    names = [hook.__name__ for hook in hooks]
+    if "wait_for_the_writers_turn" in names:  # SQLite
+        # A flood's refusals (8 threads without pause) must not queue with other tables' saves.
+        hooks.insert(names.index("wait_for_the_writers_turn"), refused_again)
 
     @app.teardown_request
     def keep_the_count(_error: BaseException | None) -> None:
         writes.keep_uncommitted()
+
+
+def refused_again() -> Response | None:
+    """429 at once for an API write this process refused lately (writes.remembered)."""
+    kind = COUNTED.get(request.endpoint or "")
+    game_id = (request.view_args or {}).get("game_id")
+    if kind is None or not isinstance(game_id, int):
+        return None
+    refused = writes.remembered(kind, game_id, request.remote_addr)
+    return too_many_writes(refused) if refused is not None else None

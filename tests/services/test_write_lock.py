@@ -58,7 +58,7 @@ def elsewhere(app, write) -> None:
     """`write(game)` done by another request (its own app context and session)."""
     db.session.commit()  # this session's read ended, its objects kept as read
     with app.app_context():
-        write(games.get_game(1))
+        assert isinstance(write(games.get_game(1)), deals.Saved)
         db.session.remove()
 
 
@@ -98,5 +98,7 @@ def test_a_deal_is_replayed_before_the_lock_and_not_again_under_it(app, steps):
     assert steps[:2] == ["play", "lock"]
     assert totals(game.id) == [1000, 300]
     elsewhere(app, lambda other: deals.enter_deal(other, TABLE, [NOTHING, ONE_CLEAN]))
-    assert isinstance(deals.enter_deal(game, TABLE, [ONE_DIRTY, NOTHING]), deals.Saved)
-    assert totals(game.id) == [1300, 800]  # deal 4, saved elsewhere, read under the lock
+    # Deal 4, saved elsewhere, is read under the lock: it ended the game (the club's four deals),
+    # so this one, sent as deal 4 from the game as read before, is refused and saves nothing.
+    assert isinstance(deals.enter_deal(game, TABLE, [ONE_DIRTY, NOTHING]), deals.Ended)
+    assert totals(game.id) == [1000, 800]

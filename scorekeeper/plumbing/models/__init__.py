@@ -9,6 +9,7 @@ nights     a club night: its players, rounds and each round's tables' games
 ratings    each club player's rating within a scope, and its steps game by game
 guards     rows that count what one address does: failed sign-ins, link misses, creations,
            writes
+jobs       long work off the request: a club's records file being imported
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from scorekeeper.plumbing.models.games import (
     new_secret,
 )
 from scorekeeper.plumbing.models.guards import Creation, LinkMiss, LoginAttempt, WriteTally
+from scorekeeper.plumbing.models.jobs import ImportJob
 from scorekeeper.plumbing.models.live import DealPart, Entering
 from scorekeeper.plumbing.models.nights import Night, NightPlayer, NightRound, NightTable
 from scorekeeper.plumbing.models.ratings import Rating, RatingFold, RatingMark, RatingStep
@@ -43,6 +45,7 @@ __all__ = [
     "DealScore",
     "Entering",
     "Game",
+    "ImportJob",
     "LinkMiss",
     "LoginAttempt",
     "Member",

@@ -57,6 +57,9 @@ class Club(db.Model):
     self_check_in: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
     # The standings' order when none is asked for (a key of services/standings.SORTS).
     standings_sort: Mapped[str] = mapped_column(String(30), default="win_rate")
+    # How games started from the table link count in the standings and ratings (a key of
+    # services/rating_holds.TABLE_GAMES): every one, or only those an organiser confirmed.
+    table_games: Mapped[str] = mapped_column(String(12), default="every", server_default="every")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
     organisers: Mapped[list[Organiser]] = relationship(

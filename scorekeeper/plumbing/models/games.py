@@ -7,6 +7,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, Date, DateTime, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.plumbing.db import db
@@ -72,6 +73,13 @@ class Game(db.Model):
     # The last deal saved or corrected, as the table's other phones are told it (live.news_of):
     # which deal, who, and each side's deal total before and after. Only the last is kept.
     news: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # Started by a phone holding the club's table link (not an organiser, not a night's round):
+    # judged when it finishes (services/rating_holds.judge). Held: out of the club's standings
+    # and ratings until an organiser confirms it; `rating_review` says why, or that it was
+    # judged to count ("counts") or confirmed ("confirmed"), so it is judged once.
+    started_by_table: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    held_from_ratings: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    rating_review: Mapped[str | None] = mapped_column(String(12))
 
     club: Mapped[Club | None] = relationship()
     next_game: Mapped[Game | None] = relationship(

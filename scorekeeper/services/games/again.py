@@ -26,7 +26,9 @@ class NextGame:
     started_here: bool
 
 
-def play_again(game: Game, started_by: str | None = None) -> NextGame:
+def play_again(
+    game: Game, started_by: str | None = None, *, by_table_link: bool = False
+) -> NextGame:
     """The table's next game after a finished one, or GameRefused if it is not over or is a
     club night's game (its night seats the next round: `night_game`).
 
@@ -34,7 +36,8 @@ def play_again(game: Game, started_by: str | None = None) -> NextGame:
     opens it. The same sides and players (a club's members stay those members), rules, decks
     and club; played today, so a club's season follows the date. The deal keeps passing to the
     left: the new game's first dealer sits after the last deal's dealer. `started_by` is the
-    phone's name, which the table's other phones are shown.
+    phone's name, which the table's other phones are shown. The next game is from the table
+    link (`rating_holds`) if the finished one was, or if `by_table_link` (the phone tapping).
     """
     refused = night_game(game)
     if refused:
@@ -64,6 +67,7 @@ def play_again(game: Game, started_by: str | None = None) -> NextGame:
         commit=False,
         saved_rules=saved,
         first_dealer=engine.dealer_seat(seats, game.first_dealer, len(game.deals) + 1),
+        by_table_link=game.started_by_table or by_table_link,
     )
     # Matched by the member itself, not by name: a member renamed since is still that member.
     for side, old_side in zip(again.sides, game.sides, strict=True):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import joinedload, selectinload
 
 from scorekeeper.plumbing.db import db
@@ -18,18 +18,32 @@ def get_game(game_id: int) -> Game | None:
     """A game by id with its sides, players, deals and scores, in two queries; or None."""
     if not 0 < game_id < 2**63:  # beyond any database's integer: no such game
         return None
-    # Scoring reads every deal's scores: load them together, not one lazy query per deal. Sides
-    # and players join the game's row; deals come in one more query with their scores joined
-    # (joining both lists in one query would multiply their rows).
-    query = (
-        select(Game)
-        .where(Game.id == game_id)
-        .options(
-            joinedload(Game.sides).joinedload(Side.players),
-            selectinload(Game.deals).joinedload(Deal.scores),
-        )
+    return db.session.execute(_GAME, {"game_id": game_id}).unique().scalar_one_or_none()
+
+
+# Every game request loads its game, and every write locks it: their statements are built once
+# (building them and their cache keys anew cost each request about as much as running them).
+# Scoring reads every deal's scores: load them together, not one lazy query per deal. Sides
+# and players join the game's row; deals come in one more query with their scores joined
+# (joining both lists in one query would multiply their rows).
+_GAME = (
+    select(Game)
+    .where(Game.id == bindparam("game_id"))
+    .options(
+        joinedload(Game.sides).joinedload(Side.players),
+        selectinload(Game.deals).joinedload(Deal.scores),
     )
-    return db.session.execute(query).unique().scalar_one_or_none()
+)
+_LOCK = select(Game.id).where(Game.id == bindparam("game_id")).with_for_update()
+_HISTORY = select(func.count(Deal.id), func.coalesce(func.sum(Deal.version), 0)).where(
+    Deal.game_id == bindparam("game_id")
+)
+_DEALS_AGAIN = (
+    select(Game)
+    .where(Game.id == bindparam("game_id"))
+    .options(selectinload(Game.deals).joinedload(Deal.scores))
+    .execution_options(populate_existing=True)
+)
 
 
 def lock_history(game: Game) -> bool:
@@ -42,21 +56,11 @@ def lock_history(game: Game) -> bool:
     asked (each save adds a deal, each correction a version): the history is read again only
     when it changed, so a write replays the game before the lock, not while holding it.
     """
-    db.session.execute(select(Game.id).where(Game.id == game.id).with_for_update())
-    count, versions = db.session.execute(
-        select(func.count(Deal.id), func.coalesce(func.sum(Deal.version), 0)).where(
-            Deal.game_id == game.id
-        )
-    ).one()
+    db.session.execute(_LOCK, {"game_id": game.id})
+    count, versions = db.session.execute(_HISTORY, {"game_id": game.id}).one()
     if (count, versions) == (len(game.deals), sum(deal.version for deal in game.deals)):
         return False
-    again = (
-        select(Game)
-        .where(Game.id == game.id)
-        .options(selectinload(Game.deals).joinedload(Deal.scores))
-        .execution_options(populate_existing=True)
-    )
-    db.session.execute(again).unique().scalar_one()
+    db.session.execute(_DEALS_AGAIN, {"game_id": game.id}).unique().scalar_one()
     return True
 
 

@@ -84,6 +84,7 @@ def start_game(
     saved_rules: SavedRules | None = None,
     first_dealer: int = 0,
     balance: bool = False,
+    by_table_link: bool = False,
 ) -> Game:
     """Create a game, or GameRefused saying what is wrong.
 
@@ -92,7 +93,8 @@ def start_game(
     preset and numbers, which the game keeps (held to today's ceilings, as every saved rule is
     read); `first_dealer` is the seat of the first dealer. `balance` (a club game of partners)
     regroups the same players into the partnership whose sides' chances, from the club's
-    ratings, are nearest even, each side named by its players.
+    ratings, are nearest even, each side named by its players. `by_table_link`: a club game
+    started by a phone holding the table link, judged when it finishes (`rating_holds.judge`).
     """
     if saved_rules is not None:
         house_rules = engine.held_to_ceilings(house_rules)
@@ -122,6 +124,7 @@ def start_game(
         saved_rules=saved_rules,
         rules_name=saved_rules.name if saved_rules else None,
         first_dealer=first_dealer,
+        started_by_table=by_table_link and club is not None,
     )
     for position, side in enumerate(sides):
         names = [n.strip() for n in side.players] or [side.name.strip()]

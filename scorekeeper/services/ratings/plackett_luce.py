@@ -72,10 +72,8 @@ def _two(ahead: list[Player], behind: list[Player]) -> tuple[list[Player], list[
     lists or loops to walk; each float as openskill gets it."""
     team_a, mu_a, variance_a = _side(ahead)
     team_b, mu_b, variance_b = _side(behind)
-    collective = 0.0
-    collective += variance_a + _BETA_SQUARED
-    collective += variance_b + _BETA_SQUARED
-    c = _sqrt(collective)
+    # openskill's sum from 0.0: 0.0 + x is x for the positive x here.
+    c = _sqrt((variance_a + _BETA_SQUARED) + (variance_b + _BETA_SQUARED))
     c_squared = c**2
     strength_a = _exp(mu_a / c)
     strength_b = _exp(mu_b / c)
@@ -162,12 +160,13 @@ def _tied(sides: list[list[Player]], order: list[int], ranks: list[int]) -> list
     # openskill's sum_q[q]: the strengths of every side ranked as q or below, added in order
     # from the first side of q's rank on (its dict is filled in sorted order: indexed by q).
     sum_q = []
-    total = 0.0
     for q in range(count):
-        if q == 0 or ranks[q] != ranks[q - 1]:
-            total = strengths[q]
-            for strength in strengths[q + 1 :]:
-                total += strength
+        if q and ranks[q] == ranks[q - 1]:
+            sum_q.append(sum_q[q - 1])  # the same sides as the one before it, sharing its rank
+            continue
+        total = strengths[q]
+        for strength in strengths[q + 1 :]:
+            total += strength
         sum_q.append(total)
     rated: list = [None] * count
     for i in range(count):

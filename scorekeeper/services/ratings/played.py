@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Player, Side
-from scorekeeper.services.ratings.scopes import ORDER, Who
+from scorekeeper.services.ratings.scopes import COUNTED, ORDER, Who
 
 # Games whose sides are read in one query: an IN list well inside both databases' limits.
 CHUNK = 900
@@ -46,7 +46,7 @@ def played_games(conditions: Sequence[Any], skip: int = 0) -> list[Played]:
     """The games meeting `conditions` in the order of play, past the first `skip`."""
     query = (
         select(Game.id, Game.played_on, Game.finished_at, Game.ruleset, Game.saved_rules_id)
-        .where(*conditions)
+        .where(*conditions, *COUNTED)  # never a game held for review (scopes.COUNTED)
         .order_by(*ORDER)
         .offset(skip)
     )

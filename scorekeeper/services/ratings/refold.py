@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Rating, RatingFold, RatingMark, RatingStep, Season
 from scorekeeper.plumbing.models.times import now
-from scorekeeper.services.ratings.folding import Writes, rebuilt, refold
+from scorekeeper.services.ratings.folding import Writes, insert_steps, rebuilt, refold
 from scorekeeper.services.ratings.scopes import _before, _games_in, scopes_of
 
 log = logging.getLogger(__name__)
@@ -136,39 +136,19 @@ def _write(club_id: int, planned: list[Writes], mark_ids: list[int]) -> None:
                 for statement in clear:
                     db.session.execute(statement)
                 clear = []
-                _insert(RatingStep, rows)
+                insert_steps(rows)
     with _batch(club_id):
         for writes in planned:
             for statement in writes.ratings_clear:
                 db.session.execute(statement)
             for rows in _batches(writes.ratings):
-                _insert(Rating, rows)
+                db.session.execute(insert(Rating), rows)
             if writes.ratings_updated:
                 db.session.execute(update(Rating), writes.ratings_updated)
         db.session.execute(delete(RatingMark).where(RatingMark.id.in_(mark_ids)))
 
 
-def _insert(model_: Any, rows: list[dict[str, Any]]) -> None:
-    """Rows inserted by the driver's own executemany: a fold writes up to some 130,000 steps,
-    and the ORM's bulk insert spent three quarters of the writing's time preparing them."""
-    if not rows:
-        return
-    columns = list(rows[0])
-    connection = db.session.connection()
-    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
-    sql = (
-        f"INSERT INTO {model_.__tablename__} ({', '.join(columns)}) "
-        f"VALUES ({', '.join([mark] * len(columns))})"
-    )
-    values = [tuple(row[name] for name in columns) for row in rows]
-    if connection.dialect.name == "sqlite" and "played_on" in columns:
-        # As SQLAlchemy's Date keeps a day in SQLite: its ISO text.
-        at = columns.index("played_on")
-        values = [(*v[:at], v[at].isoformat(), *v[at + 1 :]) for v in values]
-    connection.exec_driver_sql(sql, values)
-
-
-def _batches(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+def _batches(rows: list[Any]) -> list[list[Any]]:
     size = batch_rows()
     return [rows[start : start + size] for start in range(0, len(rows), size)]
 

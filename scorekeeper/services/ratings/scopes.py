@@ -45,7 +45,10 @@ def season_scope(season: Season) -> str:
 
 
 def scopes_of(game: Game, seasons: Iterable[Season]) -> list[str]:
-    """The scopes a finished club game is rated in."""
+    """The scopes a finished club game is rated in: none while it is held for an organiser's
+    review (services/rating_holds.py)."""
+    if getattr(game, "held_from_ratings", False):  # a `played.Played` is never held
+        return []
     scopes = [ALL]
     scopes += [season_scope(s) for s in seasons if s.starts_on <= game.played_on <= s.ends_on]
     scopes.append(f"{RULES}{game.ruleset}")
@@ -56,7 +59,7 @@ def scopes_of(game: Game, seasons: Iterable[Season]) -> list[str]:
 
 def _games_in(club_id: int, scope: str, seasons: Sequence[Season]) -> list[Any] | None:
     """The conditions on Game of a scope's games; None for a scope that names nothing now."""
-    conditions = [Game.club_id == club_id, Game.finished_at.is_not(None)]
+    conditions = [Game.club_id == club_id, Game.finished_at.is_not(None), *COUNTED]
     if scope == ALL:
         return conditions
     if scope.startswith(SEASON):
@@ -72,6 +75,8 @@ def _games_in(club_id: int, scope: str, seasons: Sequence[Season]) -> list[Any] 
 
 
 ORDER = (Game.played_on, Game.finished_at, Game.id)
+# A game held for an organiser's review (services/rating_holds.py) is in no scope until then.
+COUNTED = (Game.held_from_ratings.is_(False),)
 
 
 def _before(game: Game) -> Any:

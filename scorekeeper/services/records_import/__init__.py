@@ -8,12 +8,16 @@ cells      one cell at a time: figures, yes or no, names, house rules
 recording  the games added to the club, those it holds already skipped
 report     what was added and skipped, in a sentence or two
 refusals   ImportRefused: the line, the column and why
+jobs       an import kept as a job (issue 39): the upload looked at quickly and kept, then
+           read, checked and saved in batches off the request, its progress on its row
+runner     the process's thread that runs jobs (or at once after the commit, in tests)
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable, Iterator
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club
@@ -30,17 +34,21 @@ __all__ = [
     "ImportReport",
     "SkippedGame",
     "entry_from_cells",
+    "first_look",
     "import_deals",
+    "read_games",
 ]
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_ROWS = 200_000
+# How often, in rows, reading a file tells its job how far it has come.
+PROGRESS_ROWS = 500
 
 
 def import_deals(club: Club, text: str) -> ImportReport:
     """Read an `export_deals` file into the club, all or nothing; ImportRefused says why not."""
     try:
-        games = _read(text)
+        games = read_games(text)
         report = record_games(club, games)
     except Exception:
         db.session.rollback()
@@ -49,8 +57,39 @@ def import_deals(club: Club, text: str) -> ImportReport:
     return report
 
 
-def _read(text: str) -> list[FileGame]:
-    """Every game in the file, each checked for consistency; nothing touches the database."""
+def read_games(text: str, progress: Callable[[int], None] | None = None) -> list[FileGame]:
+    """Every game in the file, each checked for consistency; nothing touches the database.
+
+    `progress` is told, every `PROGRESS_ROWS` rows, how many of the file's games it has reached.
+    """
+    games: dict[str, FileGame] = {}
+    for count, (start, cells) in enumerate(_rows(text), start=1):
+        take_row(games, cells, start)
+        if progress is not None and not count % PROGRESS_ROWS:
+            progress(len(games))
+    for game in games.values():
+        check_game(game)
+    return list(games.values())
+
+
+def first_look(text: str) -> int:
+    """How many games the file holds, or ImportRefused for what is wrong with its shape.
+
+    What can be refused quickly, before the file is kept as a job: its size, a file that is not
+    CSV, its header, too many rows, a row of the wrong length, a row of no game. Its cells and
+    its games are read by the job (`read_games`).
+    """
+    refs: set[str] = set()
+    for start, cells in _rows(text):
+        ref = cells["game"].strip()
+        if not ref:
+            raise ImportRefused(start, "game", "Every row needs the game it belongs to.")
+        refs.add(ref)
+    return len(refs)
+
+
+def _rows(text: str) -> Iterator[tuple[int, dict[str, str]]]:
+    """Each row of deals with the line it starts on, the file's shape checked on the way."""
     if len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise ImportRefused(
             1, None, f"The file is over {MAX_BYTES // 2**20} MB; split it into smaller files."
@@ -58,7 +97,6 @@ def _read(text: str) -> list[FileGame]:
     text = text.removeprefix("\ufeff")
     reader = csv.reader(io.StringIO(text, newline=""))
     header: list[str] | None = None
-    games: dict[str, FileGame] = {}
     read, rows = 0, 0
     try:
         for cells in reader:
@@ -75,14 +113,11 @@ def _read(text: str) -> list[FileGame]:
                 raise ImportRefused(
                     start, None, f"This row has {len(cells)} cells; the header has {len(header)}."
                 )
-            take_row(games, dict(zip(header, cells, strict=True)), start)
+            yield start, dict(zip(header, cells, strict=True))
     except csv.Error as exc:
         line = max(reader.line_num, 1)
         raise ImportRefused(line, None, f"This is not readable CSV: {exc}.") from exc
     if header is None:
         raise ImportRefused(1, None, "The file is empty: it needs a header and rows of deals.")
-    if not games:
+    if not rows:
         raise ImportRefused(2, None, "The file has a header but no rows of deals.")
-    for game in games.values():
-        check_game(game)
-    return list(games.values())

@@ -4,6 +4,7 @@ the club already holds skipped."""
 from __future__ import annotations
 
 from scorekeeper import rules as engine
+from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Member, SavedRules
 from scorekeeper.rules import DealEntry, DealRefused, Refusal
 from scorekeeper.services.games import (
@@ -12,7 +13,10 @@ from scorekeeper.services.games import (
     fingerprint,
     held_fingerprints,
     record_game,
+    rules_of,
     same_rules,
+    sides_of,
+    start_game,
 )
 from scorekeeper.services.records_import.refusals import ImportRefused, column_for
 from scorekeeper.services.records_import.report import ImportReport, SkippedGame
@@ -26,50 +30,103 @@ def record_games(club: Club, games: list[FileGame]) -> ImportReport:
     a file imported twice, or a club's own export, adds nothing the second time. Each game held
     answers for one game of the file: a club with two identical games skips two copies.
     """
-    members = {member.name.casefold() for member in club.members}
-    held = held_fingerprints(club, (game.played_on for game in games))
+    skipped = set(skipped_of(club, games))
+    members = members_of(club)
     added: list[str] = []
-    skipped: list[SkippedGame] = []
     deals = 0
-    for game in games:
-        sides = [game.sides[n] for n in sorted(game.sides)]
-        print_ = _fingerprint(game, sides)
+    for index, game in enumerate(games):
+        if index not in skipped:
+            deals += record_one(club, game, members, added)
+    return ImportReport(
+        games=len(games) - len(skipped),
+        deals=deals,
+        members_added=added,
+        skipped=[skipped_game(games[index]) for index in sorted(skipped)],
+    )
+
+
+def skipped_of(club: Club, games: list[FileGame]) -> list[int]:
+    """The file's games (by index) the club already holds, each held game answering for one."""
+    held = held_fingerprints(club, (game.played_on for game in games))
+    skipped = []
+    for index, game in enumerate(games):
+        print_ = _fingerprint(game, _sides(game))
         if held[print_] > 0:
             held[print_] -= 1
-            skipped.append(SkippedGame(game.ref, game.line, game.last_line))
-            continue
-        for side in sides:
-            for player in side.players or [side.name]:
-                folded = player.casefold()
-                if folded not in members and folded not in side.guests:
-                    club.members.append(Member(name=player))
-                    members.add(folded)
-                    added.append(player)
-        entries = [
-            [game.deals[n].entries[s.position][1] for s in sides] for n in sorted(game.deals)
-        ]
-        setups = [SideSetup(side.name, side.players) for side in sides]
+            skipped.append(index)
+    return skipped
+
+
+def skipped_game(game: FileGame) -> SkippedGame:
+    """A game of the file the club holds, as the report names it."""
+    return SkippedGame(game.ref, game.line, game.last_line)
+
+
+def members_of(club: Club) -> set[str]:
+    """The club's members' names as a file's players are matched to them (case folded)."""
+    return {member.name.casefold() for member in club.members}
+
+
+def record_one(club: Club, game: FileGame, members: set[str], added: list[str]) -> int:
+    """Add one game (and its players not yet members) to the session; how many deals it has.
+
+    `members` and `added` grow with the players it makes members.
+    """
+    sides = _sides(game)
+    for side in sides:
+        for player in side.players or [side.name]:
+            folded = player.casefold()
+            if folded not in members and folded not in side.guests:
+                club.members.append(Member(name=player))
+                members.add(folded)
+                added.append(player)
+    entries = _entries(game, sides)
+    setups = [SideSetup(side.name, side.players) for side in sides]
+    try:
+        record_game(
+            game.ruleset,
+            setups,
+            entries,
+            decks=game.decks,
+            house_rules=game.house_rules,
+            club=club,
+            played_on=game.played_on,
+            commit=False,
+            saved_rules=_saved_match(club, game) if game.rule_set else None,
+            rules_name=game.rule_set or None,
+        )
+    except GameRefused as refused:
+        raise _setup_refused(game, refused.refusals) from refused
+    except DealRefused as refused:
+        raise _deal_refused(game, sides, entries, refused) from refused
+    return len(entries)
+
+
+def check_by_engine(game: FileGame) -> None:
+    """What `record_one` would refuse of the game, found without saving anything (a job checks
+    every game before it saves the first): ImportRefused, in the same words."""
+    sides = _sides(game)
+    entries = _entries(game, sides)
+    setups = [SideSetup(side.name, side.players) for side in sides]
+    with db.session.no_autoflush:
         try:
-            record_game(
-                game.ruleset,
-                setups,
-                entries,
-                decks=game.decks,
-                house_rules=game.house_rules,
-                club=club,
-                played_on=game.played_on,
-                commit=False,
-                saved_rules=_saved_match(club, game) if game.rule_set else None,
-                rules_name=game.rule_set or None,
-            )
+            # The game `record_game` would start, let go of at once: its checks are its own.
+            started = start_game(game.ruleset, setups, game.decks, game.house_rules, commit=False)
         except GameRefused as refused:
             raise _setup_refused(game, refused.refusals) from refused
-        except DealRefused as refused:
-            raise _deal_refused(game, sides, entries, refused) from refused
-        deals += len(entries)
-    return ImportReport(
-        games=len(games) - len(skipped), deals=deals, members_added=added, skipped=skipped
-    )
+        db.session.expunge(started)
+    try:
+        engine.play(rules_of(started), started.decks, sides_of(started), entries)
+    except DealRefused as refused:
+        raise _deal_refused(game, sides, entries, refused) from refused
+
+
+def _sides(game: FileGame) -> list[FileSide]:
+    return [game.sides[n] for n in sorted(game.sides)]
+
+
+def _entries(game: FileGame, sides: list[FileSide]) -> list[list[DealEntry]]:
+    return [[game.deals[n].entries[s.position][1] for s in sides] for n in sorted(game.deals)]
 
 
 def _saved_match(club: Club, game: FileGame) -> SavedRules | None:

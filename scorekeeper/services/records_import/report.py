@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -22,8 +23,10 @@ class SkippedGame:
         return f"game {self.ref}, {lines}"
 
 
-# A summary names at most this many skipped games, then says how many more.
+# A summary names at most this many skipped games, then says how many more; the same for the
+# players who became members.
 SKIPPED_NAMED = 10
+MEMBERS_NAMED = 20
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,34 @@ class ImportReport:
             return done
         return (
             f"{done} Skipped {_count(len(self.skipped), 'game')} already in the records ({named})."
+        )
+
+    def members_sentence(self) -> str:
+        """Who became a member of the club, named ("" if nobody did)."""
+        if not self.members_added:
+            return ""
+        named = ", ".join(self.members_added[:MEMBERS_NAMED])
+        if len(self.members_added) > MEMBERS_NAMED:
+            named += f" and {len(self.members_added) - MEMBERS_NAMED:,} more"
+        return f"New members: {named}."
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as a job keeps it (JSON)."""
+        return {
+            "games": self.games,
+            "deals": self.deals,
+            "members_added": list(self.members_added),
+            "skipped": [[g.ref, g.first_line, g.last_line] for g in self.skipped],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ImportReport:
+        """A report a job kept (`to_dict`)."""
+        return cls(
+            games=data["games"],
+            deals=data["deals"],
+            members_added=list(data["members_added"]),
+            skipped=[SkippedGame(ref, first, last) for ref, first, last in data["skipped"]],
         )
 
 

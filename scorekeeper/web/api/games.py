@@ -10,7 +10,7 @@ from scorekeeper.plumbing.models import Club, SavedRules
 from scorekeeper.rules import Refusal
 from scorekeeper.rules.terms import DEALS_PER_PAGE
 from scorekeeper.services import clubs, creations, games, links
-from scorekeeper.web.access import Level, game_or_404, require, require_game
+from scorekeeper.web.access import Level, club_level, game_or_404, require, require_game
 from scorekeeper.web.api.figures import Unfit
 from scorekeeper.web.api.operations import (
     A_GAME,
@@ -81,7 +81,15 @@ def create_game():
         too_many_games = creations.allow(creations.GAME, request.remote_addr)
         if too_many_games is not None:
             return too_many(too_many_games)
-        game = games.start_game(key, sides, decks, house_rules, club, saved_rules=saved)
+        game = games.start_game(
+            key,
+            sides,
+            decks,
+            house_rules,
+            club,
+            saved_rules=saved,
+            by_table_link=club is not None and club_level(club) < Level.ORGANISER,
+        )
     except (Unfit, games.GameRefused) as exc:
         return refused(exc.refusals, into=GAME_BODY, sent=data)
     # The secret is told once, to whoever started the game: it is what every later request needs.

@@ -16,6 +16,8 @@ night_checkin players checking themselves in from their phone, and an organiser'
 night_exports a club night's results as CSV
 night_cards a club night's movement cards: each player's and each table's rounds, to print
 records    the club's games, deals and standings as CSV, and a deals file read back in
+rating_holds how games from the table link count (a settings section), the games held for
+           an organiser to confirm
 rule_sets  the club's own rule sets, their default and rule cards
 filters    which games the standings, history and exports count
 forms      the forms of these pages
@@ -75,6 +77,7 @@ from scorekeeper.web.clubs import (  # noqa: E402, F401
     night_pages,
     nights,
     overview,
+    rating_holds,
     records,
     rule_sets,
     seasons,

@@ -43,9 +43,11 @@ def export(slug: str, kind: str):
         response = current_app.response_class(status=304)
         response.set_etag(version)
         return response
-    refused = exports.allow(request.remote_addr, organiser=level >= Level.ORGANISER)
-    if refused is not None:
-        return too_many(refused)
+    # A HEAD is sent no file: it costs no allowance.
+    if request.method != "HEAD":
+        refused = exports.allow(request.remote_addr, organiser=level >= Level.ORGANISER)
+        if refused is not None:
+            return too_many(refused)
     if kind == "standings":
         body: Any = records.export_standings(club_standings.standings(club, chosen, sort))
     else:

@@ -179,7 +179,11 @@ def play_again(game_id: int):
             page, _ = _scoreboard_page(game, level, [refused.message], 429)
             return too_many(refused, page)
     try:
-        outcome = games.play_again(game, sender_name(request.form.get("started_by")))
+        outcome = games.play_again(
+            game,
+            sender_name(request.form.get("started_by")),
+            by_table_link=level < Level.ORGANISER,
+        )
     except games.GameRefused as exc:
         messages = [r.message for r in exc.refusals]
         return _scoreboard_page(game, level, messages, 409)

@@ -41,11 +41,11 @@ def new_club_game(slug: str):
     club = clubs.club_by_slug(slug)
     if club is None:
         abort(404)
-    require(club, Level.TABLE)
-    return _new_game(club)
+    level = require(club, Level.TABLE)
+    return _new_game(club, by_table_link=level < Level.ORGANISER)
 
 
-def _new_game(club: Club | None):
+def _new_game(club: Club | None, *, by_table_link: bool = False):
     saved = _saved_rules_asked(club)
     key = saved.ruleset if saved else request.values.get("ruleset", "")
     if key not in engine.PRESETS:
@@ -77,6 +77,7 @@ def _new_game(club: Club | None):
                 # The game is "Thursday rules" only if its numbers are still the saved ones.
                 saved_rules=saved if saved and games.same_rules(saved, key, overrides) else None,
                 balance="balance" in form and bool(form.balance.data),
+                by_table_link=by_table_link,
             )
         except games.GameRefused as exc:
             problems = _place_setup(form, rows, exc.refusals)
