@@ -219,9 +219,10 @@ def _longest_batch(found: Folded) -> Iterator[None]:
 
 
 def timed_folds(url: str, marks: dict[str, dict[str, Any]], profile: bool) -> dict[str, Folded]:
-    """The club's ratings removed, then for each of `marks` (a mark's columns) the mark written
-    and folded by `refold.fold_club`, in this process: reads, arithmetic and writes timed apart.
-    The first fold profiled if asked."""
+    """The club's ratings removed, then for each of `marks` (a mark's columns; `unrated`: the
+    game's steps removed first, as a game just finished) the mark written and folded by
+    `refold.fold_club` in this process, reads, arithmetic and writes timed apart (the first
+    profiled if asked); then the club folded whole again, untimed."""
     found: dict[str, Folded] = {}
     app = bench_app(url)
     with app.app_context():
@@ -229,6 +230,8 @@ def timed_folds(url: str, marks: dict[str, dict[str, Any]], profile: bool) -> di
         for model in (RatingStep, Rating, RatingMark):
             db.session.execute(delete(model).where(model.club_id == club.id))
         for title, mark in marks.items():
+            if mark.pop("unrated", False):  # as if just finished: its steps not yet written
+                db.session.execute(delete(RatingStep).where(RatingStep.game_id == mark["game_id"]))
             db.session.execute(insert(RatingMark).values(club_id=club.id, **mark))
             db.session.commit()
             folded = found[title] = Folded()
@@ -249,6 +252,9 @@ def timed_folds(url: str, marks: dict[str, dict[str, Any]], profile: bool) -> di
             for model, name in ((RatingStep, "steps"), (Rating, "ratings")):
                 count = select(func.count()).select_from(model).where(model.club_id == club.id)
                 setattr(folded, name, db.session.execute(count).scalar_one())
+        db.session.execute(insert(RatingMark).values(club_id=club.id, whole=True))
+        db.session.commit()
+        refold.fold_club(club.id)  # the ratings right again for what follows (untimed)
         db.session.remove()
         db.engine.dispose()
     return found
@@ -335,18 +341,6 @@ def corrections(url: str, count: int) -> list[Correction]:
     return chosen
 
 
-def marked(app: Any, club_id: int, game_ids: list[int]) -> tuple[set[int], int]:
-    """Which of these games still have marks not yet folded, and how many marks the club has."""
-    mine = RatingMark.club_id == club_id
-    with app.app_context():
-        query = select(RatingMark.game_id).where(mine, RatingMark.game_id.in_(game_ids))
-        games = set(db.session.execute(query.distinct()).scalars())
-        count = select(func.count()).select_from(RatingMark).where(mine)
-        left = db.session.execute(count).scalar_one()
-        db.session.rollback()
-    return games, left
-
-
 # --- the database: built, or a kept one reused ----------------------------------------------
 
 
@@ -358,6 +352,7 @@ def prepared(url: str, games: int, base: int, how: Any) -> tuple[str, str]:
         kept_file = Path(how.cache) / f"{name}.sqlite"
         if how.reuse and kept_file.exists():
             shutil.copy(kept_file, url.removeprefix("sqlite:///"))
+            init_db(url)  # brought up to the migrations' head
             return url, f"reused {kept_file}"
         done = _built(url, games, base)
         if how.keep:
@@ -371,6 +366,7 @@ def prepared(url: str, games: int, base: int, how: Any) -> tuple[str, str]:
         drop(admin, RUN)
         if how.reuse and exists(admin, name):
             admin.execute(f'CREATE DATABASE {RUN} TEMPLATE "{name}"')
+            init_db(run_url)
             return run_url, f"reused the template database {name}"
         admin.execute(f"CREATE DATABASE {RUN}")
     done = _built(run_url, games, base)

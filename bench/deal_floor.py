@@ -204,6 +204,8 @@ def main() -> None:
             f"{title}: {ms(values)}; ratio {median / flask_median:.2f} to bare Flask,"
             f" {median / app_median:.2f} to the app's bare route"
         )
+    ratio = statistics.median(real) / statistics.median(floor)
+    print(f"the real deal page to the floor: {ratio:.2f}x (target 1.2x; --phases: where it goes)")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,11 @@ at once on the same port and database. A writer whose deal got no 201 sends it a
 same key until it does, as a phone does. Afterwards, straight from the database: every deal
 acknowledged is stored exactly once, no key is stored twice, every game's deals are numbered
 1..n with totals to match. Deals still unacknowledged at the end are sent once more, with their
-keys, and each must then be stored exactly once. Prints the figures; exits 1 if a check fails.
+keys, and each must then be stored exactly once. Some writers (--club-writers) finish a club's
+games instead, whose ratings are folded after the commit by each process's folding thread:
+once the run is over, the bench waits for the folders to leave no mark (the kills may have left
+some) and `flask recompute --dry-run` must find no rating or figure to put right
+(bench/_load_kill_club.py). Prints the figures; exits 1 if a check fails.
 Nothing leaves 127.0.0.1. tests/reliability/test_crash.py is CI's shorter cousin (everything
 killed at once, mid-load).
 """
@@ -38,6 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench._load_kill_club import DEALS_PER_CLUB_GAME, club_games, ratings_after  # noqa: E402
 from bench._serve import BENCH_WRITES, machine  # noqa: E402 -- needs the repository on the path
 from bench.load import code_version, database_name, percentile  # noqa: E402
 from tests.reliability import _server  # noqa: E402
@@ -59,6 +64,9 @@ WORKERS = runpy.run_path(str(SHIPPED))["workers"]
 # A writer whose deal got no 201 waits this long before sending it again (a phone waits longer).
 RETRY_SECONDS = 0.2
 TROUBLE = ("database is locked", "Traceback", "Unhandled error", "WORKER TIMEOUT")
+# How long a server may take to answer its first request (4 workers loading the app at once on a
+# machine shared with other work can take half a minute).
+START_WAIT = 120.0
 
 
 @dataclass
@@ -118,24 +126,35 @@ def send(port: int, entry: Entry, run: Run) -> None:
         run.failed_sends.append(problem)
 
 
-def load(port: int, server: list[Gunicorn], args: argparse.Namespace) -> Run:
-    """The clients and the killer, until `args.seconds` pass."""
+def load(port: int, server: list[Gunicorn], args: argparse.Namespace, club: list[Game]) -> Run:
+    """The clients and the killer, until `args.seconds` pass.
+
+    The first `args.club_writers` writers finish the club's games (`club`, taken in turn), the
+    others write casual games of their own."""
     run = Run()
     writers = args.clients // 2
     readers = args.clients - writers
-    run.games = [start_game(port) for _ in range(writers)]
+    pool = iter(club)
+    run.games = [next(pool) if i < args.club_writers else start_game(port) for i in range(writers)]
     games = list(run.games)  # slot i: writer i's current game
     deadline = [0.0]
     start = threading.Barrier(args.clients + 2, timeout=60)
 
     def writer(index: int) -> None:
         start.wait()
-        entered = 0
+        entered, in_club = 0, index < args.club_writers
+        most = DEALS_PER_CLUB_GAME if in_club else args.deals_per_game
         for n in range(1_000_000):
             if time.monotonic() >= deadline[0]:
                 return
-            if entered >= args.deals_per_game:
-                game = start_game(port)
+            if entered >= most:
+                if in_club:
+                    with run.lock:
+                        game = next(pool, None)
+                else:
+                    game = start_game(port)
+                if game is None:
+                    return  # the club's games all finished: this writer is done
                 with run.lock:
                     run.games.append(game)
                 games[index], entered = game, 0
@@ -192,7 +211,7 @@ def load(port: int, server: list[Gunicorn], args: argparse.Namespace) -> Run:
         again.env.update(first.env)
         _server.free_port = lambda: port  # the same port, at once: that is the point
         server.append(again)
-        again.start(wait=30)
+        again.start(wait=START_WAIT)
         run.serving_again = time.monotonic() - killed_at
         left = [pid for pid in orphans if proc_alive(pid)]
         run.events.append(
@@ -282,11 +301,19 @@ def main() -> int:
     parser.add_argument(
         "--deals-per-game", type=int, default=50, help="deals before a writer starts a new game"
     )
+    parser.add_argument(
+        "--club-writers",
+        type=int,
+        default=4,
+        help="of the writers, how many finish club games (4 deals each), rated after the commit",
+    )
     args = parser.parse_args()
     if not 6 <= args.seconds <= 3600 or not 2 <= args.clients <= 200:
         parser.error("--seconds must be 6 to 3600, --clients 2 to 200")
     if not 1 <= args.deals_per_game <= 90:  # a game holds at most 100 deals
         parser.error("--deals-per-game must be 1 to 90")
+    if not 0 <= args.club_writers <= args.clients // 2:
+        parser.error("--club-writers must be 0 to half the clients")
 
     with tempfile.TemporaryDirectory(prefix="bench-load-kill-") as folder:
         first = Gunicorn(Path(folder), workers=WORKERS)
@@ -300,10 +327,16 @@ def main() -> int:
         print(f"setting up: {db}, gunicorn -c gunicorn.conf.py ({WORKERS} workers) ...")
         try:
             first.init_db()
-            first.start()
+            # Enough club games for the club's writers at a deal each 0.2 s (more than they get).
+            club = club_games(first.env["DATABASE_URL"], args.club_writers * int(args.seconds + 20))
+            first.start(wait=START_WAIT)
             print(f"{args.clients} clients for {args.seconds:g} s, killing as they go ...")
-            run = load(first.port, servers, args)
+            run = load(first.port, servers, args, club)
             figures, faults = check(run, first.port, first.db_path)
+            if args.club_writers:
+                # The marks the kills left are folded by the new server's folders, unasked.
+                rated, unrated = ratings_after(first.env["DATABASE_URL"], servers[-1].env)
+                figures, faults = figures + rated, faults + unrated
         finally:
             for server in servers:
                 server.stop()

@@ -24,6 +24,9 @@ connection:
   its answer each correction's marks were folded, and once no mark is left,
   `recompute_club(dry_run=True)`: the rows differing from a fold from scratch (must be 0).
 
+--fold-process serves with RATINGS_FOLD=off and `flask fold --watch` folding in a process of its
+own (what DEPLOY.md offers a large club), for comparison.
+
     .venv/bin/python bench/refold.py [--games 10000] [--keep] [--reuse] [--profile]
     scripts/with-postgres .venv/bin/python bench/refold.py --games 10000
 """
@@ -35,6 +38,7 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -49,7 +53,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import _refold_club as club_  # noqa: E402
 from _serve import ROOT, Server, call, machine  # noqa: E402
 from lighthouse import organiser_cookie  # noqa: E402
+from sqlalchemy import func, select  # noqa: E402
 
+from scorekeeper.plumbing.db import db  # noqa: E402
+from scorekeeper.plumbing.models import RatingMark  # noqa: E402
 from scorekeeper.services.ratings import refold  # noqa: E402
 
 # Issue 39: a correction answers within 2x an ordinary save; other tables' saves while
@@ -176,20 +183,32 @@ class Corrector:
         while time.perf_counter() < deadline:
             looked = time.perf_counter()
             answered = dict(self.answered)
-            marked, _ = club_.marked(self.app, self.club_id, ids)
+            still, _ = marked(self.app, self.club_id, ids)
             for game_id, at in answered.items():
-                if game_id not in self.folded and game_id not in marked and looked >= at:
+                if game_id not in self.folded and game_id not in still and looked >= at:
                     self.folded[game_id] = looked
             if len(self.folded) == len(ids):
                 return
             time.sleep(POLL)
 
 
+def marked(app: object, club_id: int, game_ids: list[int]) -> tuple[set[int], int]:
+    """Which of these games still have marks not yet folded, and how many marks the club has."""
+    mine = RatingMark.club_id == club_id
+    with app.app_context():
+        query = select(RatingMark.game_id).where(mine, RatingMark.game_id.in_(game_ids))
+        games = set(db.session.execute(query.distinct()).scalars())
+        count = select(func.count()).select_from(RatingMark).where(mine)
+        left = db.session.execute(count).scalar_one()
+        db.session.rollback()
+    return games, left
+
+
 def wait_no_marks(app: object, club_id: int, deadline: float) -> float | None:
     """Seconds until the club has no mark left, or None past the deadline."""
     started = time.perf_counter()
     while time.perf_counter() < deadline:
-        if club_.marked(app, club_id, [])[1] == 0:
+        if marked(app, club_id, [])[1] == 0:
             return time.perf_counter() - started
         time.sleep(POLL)
     return None
@@ -204,7 +223,10 @@ def fold_lines(url: str, club: club_.Club, oldest: int, profile: bool) -> None:
     marks = {
         f"the whole club ({club.games:,} games, marked whole)": {"whole": True},
         f"a correction's: game {oldest}, the oldest corrected": {"game_id": oldest},
-        "a table's finished game: the newest": {"game_id": club_.newest_game(url)},
+        "a table's finished game (the newest, as if just finished)": {
+            "game_id": club_.newest_game(url),
+            "unrated": True,
+        },
     }
     for n, (title, folded) in enumerate(club_.timed_folds(url, marks, profile).items()):
         print(
@@ -236,10 +258,16 @@ def run(args: argparse.Namespace, url: str) -> None:
     fold_lines(url, club, chosen[0].game_id, args.profile)
     config = ["-c", str(ROOT / "gunicorn.conf.py")]
     env = {"DATABASE_URL": url}
+    folder = None
+    if args.fold_process:  # the web processes fold nothing; `flask fold --watch` folds for them
+        env["SCOREKEEPER_RATINGS_FOLD"] = "off"
+        command = [str(ROOT / ".venv/bin/flask"), "--app", "scorekeeper", "fold", "--watch"]
+        folder = subprocess.Popen(command, cwd=ROOT, env={**os.environ, **env})
     with Server("scorekeeper:create_app()", env, args.workers, config) as server:
         port = server.port
         cookie = organiser_cookie(port)
-        print(f"gunicorn.conf.py (gthread) with -w {args.workers}, RATINGS_FOLD as shipped")
+        how = "off, and `flask fold --watch` folding" if folder else "as shipped (thread)"
+        print(f"gunicorn.conf.py (gthread) with -w {args.workers}, RATINGS_FOLD {how}")
         tables = Tables(port, club, args.tables, args.deals)
         tables.start()
         time.sleep(args.seconds)
@@ -263,6 +291,9 @@ def run(args: argparse.Namespace, url: str) -> None:
         during_seconds = time.perf_counter() - started
         tables.end()
         no_marks = wait_no_marks(app, club.id, time.perf_counter() + args.deadline)
+    if folder is not None:
+        folder.terminate()
+        folder.wait(timeout=30)
     during = tables.saves["during"]
     base = p50(alone)
     print(
@@ -338,6 +369,7 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the built database")
     parser.add_argument("--reuse", action="store_true", help="start from a kept database")
     parser.add_argument("--profile", action="store_true", help="cProfile the whole fold")
+    parser.add_argument("--fold-process", action="store_true", help="flask fold --watch folds")
     args = parser.parse_args()
     url = os.environ.get("TEST_DATABASE_URL") or os.environ.get("DATABASE_URL")
     if url:

@@ -127,6 +127,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     # Each process's ratings folder starts with its first request (folder.py).
     folder.start_with_requests(app)
+    from scorekeeper.services.records_import import runner
+
+    # And its import jobs' thread (records_import/runner.py).
+    runner.start_with_requests(app)
     return app
 
 

@@ -139,10 +139,12 @@ def make_app(uri: str) -> Flask:
 
 
 def close(app: Flask) -> None:
-    """Let go of the app's session and every connection it holds, and its folding thread."""
-    running = app.extensions.pop("ratings_folder", None)
-    if running is not None:
-        running.stop()
+    """Let go of the app's session and every connection it holds, and its folding and import
+    jobs' threads."""
+    for key in ("ratings_folder", "import_jobs"):
+        running = app.extensions.pop(key, None)
+        if running is not None:
+            running.stop()
     with app.app_context():
         db.session.remove()
         db.engine.dispose()

@@ -7,6 +7,7 @@ import csv
 import gzip
 import io
 import json
+import time
 from datetime import date
 
 import pytest
@@ -166,6 +167,29 @@ def _filters(club: Club) -> dict[str, Filters]:
         f"?season=all&player={ann}": Filters(member_id=ann),
         "?start=2024-01-11&end=2024-02-08": Filters(date(2024, 1, 11), date(2024, 2, 8)),
     }
+
+
+def test_a_file_half_sent_keeps_no_table_waiting(app, client, monkeypatch):
+    """While a file goes out, a deal is saved at once (on SQLite: the file holds a read, never
+    the write lock), and the file's rows are read and written a batch at a time."""
+    monkeypatch.setattr(records_read, "BATCH", 2)
+    with app.app_context():
+        slug = public_club()
+        expected = reference_deals(club_of(slug), Filters())
+    answer = client.get(f"/clubs/{slug}/export/deals.csv{ALL}")
+    pieces = iter(answer.response)
+    sent = [next(pieces), next(pieces)]  # the first line, then the first batch of games
+    assert sent[0].decode() == records.DEALS_HEADER and sent[1]
+    with app.app_context():
+        unfinished = db.session.scalar(select(Game).where(Game.finished_at.is_(None)))
+        started = time.perf_counter()
+        deals.enter_deal(unfinished, Level.TABLE, [{"books": {"clean": 1}}, {}])
+        assert time.perf_counter() - started < 5
+    sent += list(pieces)
+    answer.close()
+    assert len(sent) > 4  # a piece a batch
+    # Every game's rows, the one whose deal was saved meanwhile with it or without it.
+    assert b"".join(sent).decode().count("\r\n") >= expected.count("\r\n")
 
 
 def test_the_services_text_is_the_streamed_files(app):

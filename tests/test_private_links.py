@@ -25,6 +25,7 @@ from scorekeeper.plumbing.models import (
     DealPart,
     Entering,
     Game,
+    ImportJob,
     LinkMiss,
     Member,
     Night,
@@ -216,6 +217,7 @@ VALUES = {
     "rest": "deals/new",
     "secret": None,
     "rules_id": 1,
+    "job_id": None,  # filled per test: the private club's import job
 }
 
 
@@ -242,8 +244,11 @@ def private_world(app, client):
             sit_out="no game",
         )
         db.session.add(night)
+        # An import under way (issue 39): its page and progress name the club and the job.
+        job = ImportJob(club_id=club.id, file=b"game,side\n", games_total=1)
+        db.session.add(job)
         db.session.commit()
-        club_id, member_id, night_id = club.id, member.id, night.id
+        club_id, member_id, night_id, job_id = club.id, member.id, night.id, job.id
         code = club.table_code
     # A club game, started with the table link (so a club table exists, as a stranger can't).
     table = app.test_client()
@@ -255,6 +260,7 @@ def private_world(app, client):
         "club_id": club_id,
         "member_id": member_id,
         "night_id": night_id,
+        "job_id": job_id,
         "game_id": _id_of(app, casual),
         "club_game_id": _id_of(app, club_game),
     }
@@ -306,6 +312,7 @@ def _url(app, rule: Rule, world: dict[str, Any], real: bool) -> str:
     values["slug"] = "hidden" if real else "no-such-club"
     values["member_id"] = world["member_id"] if real else 987654
     values["night_id"] = world["night_id"] if real else 987654
+    values["job_id"] = world["job_id"] if real else 987654
     values["game_id"] = world["club_game_id"] if real else 987654
     # A stranger has no secret: a real game is tried by its id and by a guessed secret.
     values["secret"] = _wrong_secret()

@@ -9,7 +9,7 @@ past `MOST_AN_HOUR` in an hour, is held; only the club's organisers confirm.
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from html import unescape
 
 import pytest
@@ -127,6 +127,8 @@ def test_a_club_set_to_confirm_rates_a_table_game_once_an_organiser_confirms_it(
 
     organiser = app.test_client()
     sign_in(organiser)
+    front = unescape(organiser.get(f"/clubs/{SLUG}").get_data(as_text=True))
+    assert "1 game from the table link held for review" in front
     listed = unescape(organiser.get(f"/clubs/{SLUG}/held").get_data(as_text=True))
     assert (
         f"Confirm game {game['id']}" in listed
@@ -153,11 +155,7 @@ def test_a_club_set_to_confirm_rates_a_table_game_once_an_organiser_confirms_it(
 
 def test_a_burst_is_held_whatever_the_setting_and_an_organisers_game_never(app, client, club):
     phone = client
-    # Finished as soon as started: quicker than a deal can be played.
-    quick = started(phone, club, GUESTS)
-    finished(phone, quick, after=timedelta(0))
-    assert held_of(app, quick) == (True, rating_holds.QUICK)
-    # Played at a real pace: counts at once (the club keeps "Every game counts").
+    # Played at a real pace: each counts at once (the club keeps "Every game counts").
     games = [started(phone, club) for _ in range(rating_holds.MOST_AN_HOUR + 1)]
     for game in games[:-1]:
         finished(phone, game, after=timedelta(minutes=20))
@@ -165,6 +163,7 @@ def test_a_burst_is_held_whatever_the_setting_and_an_organisers_game_never(app, 
     # Ann's game past MOST_AN_HOUR in the hour: held.
     finished(phone, games[-1], after=timedelta(minutes=20))
     assert held_of(app, games[-1]) == (True, rating_holds.BURST)
+    assert members_results(app, games[-1]) == 0
     counted = ratings(app)
     with app.app_context():
         ann = next(m.id for m in clubs.club_by_slug(SLUG).members if m.name == "Ann")
@@ -178,17 +177,45 @@ def test_a_burst_is_held_whatever_the_setting_and_an_organisers_game_never(app, 
     assert held_of(app, ours) == (False, None)  # an organiser's game is never judged
 
     listed = unescape(organiser.get(f"/clubs/{SLUG}/held").get_data(as_text=True))
-    assert "2 games held" in listed and rating_holds.WHY_HELD[rating_holds.QUICK] in listed
+    assert "1 game held" in listed and rating_holds.WHY_HELD[rating_holds.BURST] in listed
+    scoreboard = unescape(phone.get(f"/t/{games[-1]['key']}").get_data(as_text=True))
+    assert rating_holds.WHY_HELD[rating_holds.BURST] in scoreboard
     answer = organiser.post(f"/clubs/{SLUG}/held/confirm-all")
-    assert answer.status_code == 302
-    assert held_of(app, quick) == (False, rating_holds.CONFIRMED_REVIEW)
+    assert answer.status_code == 302 and answer.headers["Location"].endswith("/held")
     assert held_of(app, games[-1]) == (False, rating_holds.CONFIRMED_REVIEW)
+    assert members_results(app, games[-1]) == 4
     # Ann's burst game and the organiser's: both counted now.
     assert ratings(app)[(kept.ALL, ann)][2] == rating_holds.MOST_AN_HOUR + 2
     in_step(app)
 
 
+def test_a_players_day_past_the_most_is_held(app, client, club):
+    """Games an hour and more apart, as many as nobody plays in a day: the next is held."""
+    now = datetime.now(UTC)
+    for k in range(rating_holds.MOST_A_DAY):
+        game = started(client, club, GUESTS)
+        finished(client, game, after=timedelta(minutes=20))
+        assert held_of(app, game) == (False, rating_holds.COUNTS)
+        # Finished earlier in the day, in the same order: at most one in any hour.
+        at = now - (rating_holds.MOST_A_DAY - k) * timedelta(minutes=90)
+        with app.app_context():
+            db.session.execute(update(Game).where(Game.id == game["id"]).values(finished_at=at))
+            db.session.commit()
+    game = started(client, club, GUESTS)
+    finished(client, game, after=timedelta(minutes=20))
+    assert held_of(app, game) == (True, rating_holds.BURST)
+    with app.app_context():
+        guests = select(Rating.guest, Rating.games).where(Rating.scope == kept.ALL)
+        assert dict(db.session.execute(guests).all()) == {
+            "Eve": rating_holds.MOST_A_DAY,
+            "Fay": rating_holds.MOST_A_DAY,
+        }
+    in_step(app)
+
+
 def test_only_organisers_see_and_confirm_held_games(app, client, club):
+    with app.app_context():
+        rating_holds.choose(clubs.club_by_slug(SLUG), rating_holds.CONFIRMED)
     game = started(client, club)
     finished(client, game, after=timedelta(0))
     assert held_of(app, game)[0]
@@ -205,9 +232,9 @@ def test_only_organisers_see_and_confirm_held_games(app, client, club):
         data = {"table_games": rating_holds.CONFIRMED}
         assert getattr(stranger, method)(path, data=data).status_code == 404, path
         assert getattr(holder, method)(path, data=data).status_code == 403, path
-    assert held_of(app, game) == (True, rating_holds.QUICK)
+    assert held_of(app, game) == (True, rating_holds.CLUB)
     with app.app_context():
-        assert clubs.club_by_slug(SLUG).table_games == rating_holds.EVERY
+        assert clubs.club_by_slug(SLUG).table_games == rating_holds.CONFIRMED
 
 
 def test_an_unknown_choice_is_refused_in_words_and_nothing_changes(app, client, club):
@@ -222,3 +249,45 @@ def test_an_unknown_choice_is_refused_in_words_and_nothing_changes(app, client, 
     )
     with app.app_context():
         assert clubs.club_by_slug(SLUG).table_games == rating_holds.EVERY
+
+
+def test_confirming_takes_the_pages_token(app, client, club):
+    """Confirm is a form like any other: without its page's token nothing is confirmed."""
+    with app.app_context():
+        rating_holds.choose(clubs.club_by_slug(SLUG), rating_holds.CONFIRMED)
+    game = started(client, club)
+    finished(client, game, after=timedelta(minutes=20))
+    organiser = app.test_client()
+    sign_in(organiser)
+    app.config["WTF_CSRF_ENABLED"] = True
+    try:
+        forged = organiser.post(f"/clubs/{SLUG}/held/confirm-all")
+        assert forged.status_code == 400
+        assert "This form has expired" in forged.get_data(as_text=True)
+        assert held_of(app, game) == (True, rating_holds.CLUB)
+        page = organiser.get(f"/clubs/{SLUG}/held").get_data(as_text=True)
+        token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)[1]
+        answer = organiser.post(
+            f"/clubs/{SLUG}/held/{game['id']}/confirm", data={"csrf_token": token}
+        )
+        assert answer.status_code == 302
+    finally:
+        app.config["WTF_CSRF_ENABLED"] = False
+    assert held_of(app, game) == (False, rating_holds.CONFIRMED_REVIEW)
+    in_step(app)
+
+
+def test_the_attack_of_thirty_one_deal_games_moves_four(app, client, club):
+    """The issue's attack: 30 one-deal games in a row from the table link, one member winning
+    each. A club that chose nothing counts the first `MOST_AN_HOUR`; the rest wait for review."""
+    for _ in range(30):
+        game = started(client, club)
+        finished(client, game, after=timedelta(0))
+    with app.app_context():
+        club_row = clubs.club_by_slug(SLUG)
+        ann = next(m.id for m in club_row.members if m.name == "Ann")
+        assert rating_holds.held_count(club_row) == 30 - rating_holds.MOST_AN_HOUR
+        results = select(MemberResult.id).where(MemberResult.member_id == ann)
+        assert len(db.session.execute(results).all()) == rating_holds.MOST_AN_HOUR
+    assert ratings(app)[(kept.ALL, ann)][2] == rating_holds.MOST_AN_HOUR
+    in_step(app)

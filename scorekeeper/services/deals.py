@@ -342,8 +342,14 @@ def lock(game: Game) -> None:
 
 def lines_in(game: Game, number: int) -> dict[int, DealPart]:
     """The sides' own lines in for deal `number`, by side position."""
-    query = select(DealPart).where(DealPart.game_id == game.id, DealPart.deal_number == number)
-    return {row.side_position: row for row in db.session.execute(query).scalars()}
+    found = db.session.execute(_LINES, {"game_id": game.id, "number": number}).scalars()
+    return {row.side_position: row for row in found}
+
+
+# Asked by every scoreboard and deal page (the next deal's lines): built once.
+_LINES = select(DealPart).where(
+    DealPart.game_id == bindparam("game_id"), DealPart.deal_number == bindparam("number")
+)
 
 
 # --- what a deal would score ---------------------------------------------------------------

@@ -69,11 +69,12 @@ def keep_member_results(game: Game, finished: bool) -> None:
     """Rewrite the club members' results of this game: finished club games count, others not."""
     if game.club is None:
         return  # only club games keep member results
-    # A game from the table link, judged as it first finishes: held, it has no results here.
-    rating_holds.judge(game, finished)
     if finished or game.finished_at is not None:
         # Finished, corrected while finished, or un-finished: its ratings are folded again.
         kept.game_changed(game)
+    # A game from the table link, judged as it first finishes (after the mark above took the
+    # club's row: two tables finishing at once are judged in turn): held, it has no results.
+    rating_holds.judge(game, finished)
     had_results = bool(game.results)
     game.results.clear()
     if not finished and not had_results:

@@ -6,9 +6,11 @@ Whoever holds the table link may start club games with house rules of their choo
 of one deal, a target of 1 point) and finish them at once. A club chooses how such games count
 (`TABLE_GAMES`): every one as it finishes (`EVERY`, every club's rule until it chooses), or
 only once an organiser has confirmed it (`CONFIRMED`). Whatever it chooses, a game from the
-table link that finished quicker than its deals can be played (`QUICKEST_DEAL` a deal), or
-whose player had already finished `MOST_AN_HOUR` games from the table link within the hour,
-is held for an organiser's review (`HELD_RULE`, in words).
+table link whose player had already finished `MOST_AN_HOUR` games from the table link within
+the hour before it, or `MOST_A_DAY` within the day, is held for an organiser's review
+(`HELD_RULE`, in words): more games than anyone plays. A single game finished quickly is not
+held: a club's own script (README) enters a game played on paper at once, as an attacker
+would, and an attacker would only wait; the number of games is what no real player reaches.
 
 A game is judged once, when it first finishes (`judge`, from `figures.keep_member_results`):
 held, it has no member results (the standings) and is in no rating scope
@@ -23,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import distinct, func, select
+from sqlalchemy import case, distinct, func, select
 from sqlalchemy.orm import selectinload
 
 from scorekeeper.plumbing.db import db
@@ -45,34 +47,30 @@ TABLE_GAMES = {
         "organiser has confirmed it on the club's Games to confirm page.",
     ),
 }
-# A deal cannot be dealt, played and counted quicker than this: a game from the table link
-# finished sooner after it started (this much a deal) was not played at a table.
-QUICKEST_DEAL = timedelta(minutes=2)
-# Nobody finishes more real games than this in an hour: a player's next one is held.
+# Nobody finishes more real games than these in an hour, or in a day: a player's next game
+# from the table link is held.
 MOST_AN_HOUR = 4
+MOST_A_DAY = 12
 HOUR = timedelta(hours=1)
+DAY = timedelta(days=1)
 # Why a game is held (`Game.rating_review`), each in words; or judged to count, or confirmed.
-CLUB, QUICK, BURST = "club", "quick", "burst"
+CLUB, BURST = "club", "burst"
 COUNTS, CONFIRMED_REVIEW = "counts", "confirmed"
 WHY_HELD = {
     CLUB: "The club counts a table link's games once an organiser confirms them.",
-    QUICK: (
-        f"Finished less than {int(QUICKEST_DEAL.total_seconds() // 60)} minutes a deal after "
-        "it started: quicker than its cards can be played."
-    ),
     BURST: (
         f"One of its players had already finished {MOST_AN_HOUR} games from the table link "
-        "in the hour before it."
+        f"in the hour before it, or {MOST_A_DAY} in the day before it: more than anyone plays."
     ),
 }
 HELD_RULE = (
     "Whatever this setting, a game started from the table link is held for an organiser to "
-    f"confirm if it finished less than {int(QUICKEST_DEAL.total_seconds() // 60)} minutes a "
-    "deal after it started (quicker than its cards can be played), or if one of its players "
-    f"had already finished {MOST_AN_HOUR} games from the table link in the hour before it. A "
-    "held game counts in no standings or rating until an organiser confirms it. Games an "
-    "organiser started and a club night's rounds are never held. Changing this setting "
-    "changes no game already judged: games held stay held until confirmed."
+    f"confirm if one of its players had already finished {MOST_AN_HOUR} games from the table "
+    f"link in the hour before it, or {MOST_A_DAY} in the day before it: quicker than real "
+    "games are played. A held game counts in no standings or rating until an organiser "
+    "confirms it. Games an organiser started and a club night's rounds are never held. "
+    "Changing this setting changes no game already judged: games held stay held until "
+    "confirmed."
 )
 HELD_NOTE = (
     "This game is held out of the club's standings and ratings until an organiser confirms it."
@@ -101,41 +99,36 @@ def judge(game: Game, finished: bool) -> None:
 
 def why_held(game: Game, finished_at: datetime) -> str | None:
     """Why a game from the table link finishing at `finished_at` is held; None: it counts."""
-    took = finished_at - (_aware(game.created_at) or finished_at)
-    if took < QUICKEST_DEAL * max(1, len(game.deals)):
-        return QUICK
-    if _busiest(game, finished_at) >= MOST_AN_HOUR:
+    hour, day = _busiest(game, finished_at)
+    if hour >= MOST_AN_HOUR or day >= MOST_A_DAY:
         return BURST
     if game.club is not None and game.club.table_games == CONFIRMED:
         return CLUB
     return None
 
 
-def _busiest(game: Game, finished_at: datetime) -> int:
+def _busiest(game: Game, finished_at: datetime) -> tuple[int, int]:
     """The most games from the table link any of this game's players finished in the hour
-    before it (two small queries: members by id, guests by name)."""
-    members = {
-        p.member_id or (p.member.id if p.member else None) for s in game.sides for p in s.players
-    }
-    members.discard(None)
-    guests = {
-        p.name for s in game.sides for p in s.players if p.member_id is None and p.member is None
-    }
-    within = (
+    before it, and in the day (held or not; two small queries: members by id, guests by name)."""
+    players = [p for side in game.sides for p in side.players]
+    members = {p.member_id or p.member.id for p in players if p.member_id or p.member}
+    guests = {p.name for p in players if p.member_id is None and p.member is None}
+    within = [
         Game.club_id == game.club_id,
         Game.started_by_table.is_(True),
         Game.finished_at.is_not(None),
-        Game.finished_at >= finished_at - HOUR,
+        Game.finished_at >= finished_at - DAY,
         Game.finished_at <= finished_at,
-    )
+    ]
     if game.id is not None:
-        within = (*within, Game.id != game.id)
-    most = 0
+        within.append(Game.id != game.id)
+    in_the_hour = case((Game.finished_at >= finished_at - HOUR, Game.id))
+    most = (0, 0)
     for who, chosen in ((Player.member_id, members), (Player.name, guests)):
         if not chosen:
             continue
         query = (
-            select(func.count(distinct(Game.id)))
+            select(func.count(distinct(in_the_hour)), func.count(distinct(Game.id)))
             .select_from(Player)
             .join(Side, Player.side_id == Side.id)
             .join(Game, Side.game_id == Game.id)
@@ -144,7 +137,8 @@ def _busiest(game: Game, finished_at: datetime) -> int:
         )
         if who is Player.name:
             query = query.where(Player.member_id.is_(None))
-        most = max([most, *db.session.execute(query).scalars()])
+        for hour, day in db.session.execute(query):
+            most = (max(most[0], hour), max(most[1], day))
     return most
 
 

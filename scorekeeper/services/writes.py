@@ -234,20 +234,13 @@ def _scope(name: str, allowance: Allowance, now: float) -> Scope:
 def _count(scopes: list[Scope], now: float) -> dict[str, int]:
     """Raise each scope's count in its window by one, in one statement: the counts now."""
     table = WriteTally.__table__
-    insert = postgresql.insert if _dialect() == "postgresql" else sqlite.insert
     rows = [
         {"scope": scope, "window": window, "count": 1, "until": datetime.fromtimestamp(until, UTC)}
         for scope, window, until in scopes
     ]
-    upsert = (
-        insert(table)
-        .values(rows)
-        .on_conflict_do_update(
-            index_elements=[table.c.scope, table.c.window], set_={"count": table.c.count + 1}
-        )
-        .returning(table.c.scope, table.c.count)
-    )
-    counts = {scope: count for scope, count in db.session.execute(upsert)}
+    # The rows go as parameters, SQLAlchemy sending them as one multi-row INSERT still: a
+    # statement holding its rows (`.values(rows)`) is compiled afresh on every write.
+    counts = {scope: count for scope, count in db.session.execute(_UPSERTS[_dialect()], rows)}
     if 1 in counts.values():
         # A window begun: the windows that ended before the last one are forgotten (once a
         # window, per scope); the last one still counts in part (_wait).
@@ -255,6 +248,20 @@ def _count(scopes: list[Scope], now: float) -> dict[str, int]:
         db.session.execute(delete(table).where(table.c.until < ended))
     return counts
 
+
+def _upsert(insert) -> object:
+    table = WriteTally.__table__
+    return (
+        insert(table)
+        .on_conflict_do_update(
+            index_elements=[table.c.scope, table.c.window], set_={"count": table.c.count + 1}
+        )
+        .returning(table.c.scope, table.c.count)
+    )
+
+
+# Each dialect's count-raising statement, built once (it runs on every write).
+_UPSERTS = {"postgresql": _upsert(postgresql.insert), "sqlite": _upsert(sqlite.insert)}
 
 # The count of a write not yet committed (SQLite): session.info's key.
 PENDING = "write_tally_pending"

@@ -606,6 +606,7 @@ PAGES: dict[str, Callable] = {
     "club-member-organiser": as_organiser(C + "/members/{w.member}?season=all"),
     "club-seasons": as_organiser(C + "/seasons"),
     "club-settings": as_organiser(C + "/settings"),
+    "club-held": as_organiser(C + "/held"),
     "club-night-plan": as_organiser(C + "/nights/plan"),
     "club-night-plan-seated": as_organiser(C + "/nights/plan?{w.tonight}"),
     # A club night (issue 29): the form, round 1 playing, every round played, and the board.

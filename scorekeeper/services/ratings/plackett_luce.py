@@ -190,7 +190,8 @@ def _tied(sides: list[list[Player]], order: list[int], ranks: list[int]) -> list
 
     # Sides sharing a rank: openskill adds the average of their first players' mu changes, but
     # takes it after writing the new mu into the very objects it subtracts from, so each change
-    # is mu - mu: 0.0 for any finite mu (in 6.2.0 tied sides keep their own changes).
+    # is mu - mu, 0.0 (in 6.2.0 tied sides keep their own changes). Adding 0.0 changes no mu a
+    # club can reach; it is kept for the -0.0 it turns into 0.0 (skills no club holds).
     for i in range(count):
         tied = shared[i]
         if tied > 1 and (i == 0 or ranks[i] != ranks[i - 1]):
@@ -205,11 +206,13 @@ def rate_fast(sides: list[list[Player]], places: list[int]) -> list[list[Player]
     """Each side's players' (mu, sigma) after a game, from their (mu, sigma) before and each
     side's place (1 best, a shared place a tie): openskill's PlackettLuce.rate, to the bit."""
     count = len(sides)
-    if count == 2 and places[0] != places[1]:
-        if places[0] < places[1]:
+    if count == 2:
+        first, second = places
+        if first < second:
             return list(_two(sides[0], sides[1]))
-        behind, ahead = _two(sides[1], sides[0])
-        return [ahead, behind]
+        if second < first:
+            behind, ahead = _two(sides[1], sides[0])
+            return [ahead, behind]
     # openskill sorts the sides by rank (a stable sort), rates them in that order and puts
     # them back; the rank order's own paths put each side's result back at its own index.
     order = sorted(range(count), key=places.__getitem__)

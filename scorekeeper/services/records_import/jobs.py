@@ -115,7 +115,7 @@ class Progress:
         }
 
 
-def progress_of(job: ImportJob) -> Progress:
+def job_progress(job: ImportJob) -> Progress:
     """How far the job is, in a bar and words; its report or its problem once it has ended."""
     total = job.games_total
     most = max(1, total * len(STEPS))

@@ -51,12 +51,11 @@ def run_soon(job_id: int) -> None:
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     mode = mode_of(app)
     if mode == "at_once":
-        with app.app_context():
-            try:
-                work.run_job(job_id)
-            except Exception:
-                # The job is kept whatever happened here: a thread's sweep takes it again.
-                log.exception("Running import job %s failed", job_id)
+        try:
+            work.run_job(job_id)  # in an app context of its own, as the thread's would be
+        except Exception:
+            # The job is kept whatever happened here: a thread's sweep takes it again.
+            log.exception("Running import job %s failed", job_id)
     elif mode == "thread":
         runner_of(app).wake()
 
@@ -128,10 +127,14 @@ class Runner:
         with self.app.app_context():
             try:
                 while not self._stopped:
-                    found = work.claimable()
-                    if not found or not any(work.run_job(job_id) for job_id in found[:1]):
+                    now_ran = 0
+                    for job_id in work.claimable():
+                        if self._stopped:
+                            break
+                        now_ran += work.run_job(job_id)
+                    if not now_ran:
                         break
-                    ran += 1
+                    ran += now_ran
             except Exception:
                 # The jobs stay: the next sweep takes them again.
                 log.exception("Running import jobs failed")

@@ -118,7 +118,16 @@ def claimable() -> list[int]:
 
 
 def run_job(job_id: int) -> bool:
-    """Claim the job and run it to its end; False if it is not for a runner to take now."""
+    """Claim the job and run it to its end; False if it is not for a runner to take now.
+
+    In an app context, and so a session, of its own: the caller's objects are never touched.
+    """
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    with app.app_context():
+        return _run_job(job_id)
+
+
+def _run_job(job_id: int) -> bool:
     claim = _claim(job_id)
     if claim is None:
         return False
@@ -141,8 +150,6 @@ def run_job(job_id: int) -> bool:
         db.session.rollback()
         log.exception("Import job %s failed", job_id)
         run.end(FAILED, failure_words(exc, run))
-    finally:
-        db.session.expunge_all()
     return True
 
 

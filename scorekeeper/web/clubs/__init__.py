@@ -16,6 +16,7 @@ night_checkin players checking themselves in from their phone, and an organiser'
 night_exports a club night's results as CSV
 night_cards a club night's movement cards: each player's and each table's rounds, to print
 records    the club's games, deals and standings as CSV, and a deals file read back in
+import_jobs an import's page: its progress while it runs, then its report (issue 39)
 rating_holds how games from the table link count (a settings section), the games held for
            an organiser to confirm
 rule_sets  the club's own rule sets, their default and rule cards
@@ -69,6 +70,7 @@ def club_helpers():
 
 # The views add their routes to bp as they are imported, so they come after it.
 from scorekeeper.web.clubs import (  # noqa: E402, F401
+    import_jobs,
     members,
     night_cards,
     night_checkin,

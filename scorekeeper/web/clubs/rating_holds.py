@@ -40,6 +40,12 @@ def table_games_of(club: Club) -> dict[str, Any]:
 
 
 @bp.app_template_global()
+def held_count_of(club: Club) -> int:
+    """How many of the club's games are held for review (the club's page, organisers)."""
+    return rating_holds.held_count(club)
+
+
+@bp.app_template_global()
 def held_note_of(game: Any) -> str | None:
     """The words a held game's page says: held until confirmed, and why; None if it counts."""
     if not getattr(game, "held_from_ratings", False):

@@ -8,7 +8,6 @@ from flask import (
     Response,
     abort,
     current_app,
-    flash,
     redirect,
     render_template,
     request,
@@ -17,6 +16,7 @@ from flask import (
 
 from scorekeeper.services import exports, records, records_import
 from scorekeeper.services import standings as club_standings
+from scorekeeper.services.records_import import jobs as import_jobs
 from scorekeeper.web.access import Level
 from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.clubs.filters import filters
@@ -65,7 +65,7 @@ def export(slug: str, kind: str):
 @bp.route("/<slug>/import", methods=["GET", "POST"])
 @refilled_when_expired
 def import_records(slug: str):
-    """Read a deals CSV back in: all of it, or nothing."""
+    """Read a deals CSV back in as a job (issue 39): looked at here, then the job's page."""
     club, _ = club_or_404(slug, Level.ORGANISER)
     form = ImportForm()
     problem = None
@@ -73,13 +73,21 @@ def import_records(slug: str):
         raw = form.file.data.read(records_import.MAX_BYTES + 1)
         try:
             text = raw.decode("utf-8-sig")
-            report = records_import.import_deals(club, text)
+            job = import_jobs.start_import(club, text)
         except UnicodeDecodeError:
             problem = "The file is not UTF-8 text: export it again from this app."
         except records_import.ImportRefused as exc:
             problem = f"Nothing was imported. {exc}"
+        except import_jobs.TooManyImports as exc:
+            problem = str(exc)
         else:
-            flash(report.summary())
-            return redirect(url_for(".history", slug=slug, season="all"))
+            return redirect(url_for(".import_job", slug=slug, job_id=job.id))
     status = 422 if problem or form.errors else 200
-    return render_template("clubs/import.html", club=club, form=form, problem=problem), status
+    page = render_template(
+        "clubs/import.html",
+        club=club,
+        form=form,
+        problem=problem,
+        jobs=[(job, import_jobs.job_progress(job)) for job in import_jobs.recent(club)],
+    )
+    return page, status
