@@ -315,7 +315,7 @@ def corrections(url: str, count: int) -> list[Correction]:
     with app.app_context():
         club_id = club_of().id
         query = select(Game.id).where(Game.club_id == club_id, Game.finished_at.is_not(None))
-        ids = list(db.session.execute(query.order_by(*ORDER).limit(20 * count)).scalars())
+        ids = list(db.session.execute(query.order_by(*ORDER).limit(20 * count + 500)).scalars())
         for place, game_id in enumerate(ids, start=1):
             game = db.session.get(Game, game_id)
             rules, sides = games_.rules_of(game), games_.sides_of(game)

@@ -31,7 +31,7 @@ from scorekeeper.services.ratings import kept
 from ._server import BIN, ROOT, Gunicorn, call
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
-GAMES = 30
+GAMES = 16
 LEASE_SECONDS = 2
 
 
