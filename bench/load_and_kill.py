@@ -207,16 +207,26 @@ def load(port: int, server: list[Gunicorn], args: argparse.Namespace, club: list
         first.proc.wait(timeout=10)
         killed_at = time.monotonic()
         run.events.append(f"{killed_at - began:5.1f} s: master {master} killed (SIGKILL)")
-        again = Gunicorn(first.folder, workers=WORKERS, db_path=first.db_path)
-        again.env.update(first.env)
         _server.free_port = lambda: port  # the same port, at once: that is the point
-        server.append(again)
-        again.start(wait=START_WAIT)
+        for tries in range(1, 11):
+            again = Gunicorn(first.folder, workers=WORKERS, db_path=first.db_path)
+            again.env.update(first.env)
+            server.append(again)
+            try:
+                again.start(wait=START_WAIT)
+                break
+            except RuntimeError as exc:
+                # An old worker still holds the port (on a loaded machine its exit is slow) and
+                # gunicorn gave up binding after 5 s: started again, as an operator would.
+                if "Address already in use" not in str(exc) or tries == 10:
+                    raise
         run.serving_again = time.monotonic() - killed_at
         left = [pid for pid in orphans if proc_alive(pid)]
         run.events.append(
             f"{time.monotonic() - began:5.1f} s: a new server serving on the same port, "
-            f"{run.serving_again:.1f} s after the kill; old workers still running: {left or 0}"
+            f"{run.serving_again:.1f} s after the kill ("
+            f"{'the port free at once' if tries == 1 else f'started {tries} times: port held'}"
+            f"); old workers still running: {left or 0}"
         )
 
     threads = [threading.Thread(target=writer, args=(i,), daemon=True) for i in range(writers)]

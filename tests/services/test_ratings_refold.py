@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import event, select, update
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, RatingFold, RatingMark
@@ -110,11 +110,11 @@ def test_a_fold_cut_short_between_batches_is_finished_by_the_next(unfolded, four
     batches = refold._batch
     written = []
 
-    def killed_after_two(club_id):
+    def killed_after_two(club_id, holder):
         if len(written) == 2:
             raise SystemExit("killed")
         written.append(club_id)
-        return batches(club_id)
+        return batches(club_id, holder)
 
     monkeypatch.setattr(refold, "_batch", killed_after_two)
     with pytest.raises(SystemExit):
@@ -130,7 +130,7 @@ def test_a_fold_cut_short_between_batches_is_finished_by_the_next(unfolded, four
 def test_one_folder_a_club_at_a_time_and_a_lease_left_by_a_killed_one_runs_out(unfolded, four):
     play(four, *GAMES[0])
     unfolded.config["RATINGS_FOLD_LEASE"] = 0.5
-    assert refold._take(four.id)  # a folder that was killed holding the club
+    assert refold._take(four.id, "killed")  # a folder that was killed holding the club
     assert refold.fold_club(four.id) is False and kept.updating(four.id)
     held_until = db.session.get(RatingFold, four.id).until
     deadline = time.monotonic() + 10
@@ -139,6 +139,32 @@ def test_one_folder_a_club_at_a_time_and_a_lease_left_by_a_killed_one_runs_out(u
         time.sleep(0.1)
     assert not kept.updating(four.id) and stored(four) == folded(GAMES[:1])
     assert db.session.get(RatingFold, four.id) is None  # given back
+
+
+def test_a_folder_whose_lease_was_taken_over_while_it_computed_writes_nothing(
+    unfolded, four, monkeypatch
+):
+    """Its lease ran out while it computed and another folder took the club and folded it:
+    the first finds that out at its first write and stops, and the ratings are the second's."""
+    for sides, winner in GAMES[:3]:
+        play(four, sides, winner)
+    planned = refold._planned
+    taken_over = []
+
+    def slow_compute(club_id, marks):
+        found = planned(club_id, marks)
+        if not taken_over:
+            taken_over.append(True)
+            # As if the lease had run out meanwhile: another folder takes the club, folds it.
+            db.session.execute(update(RatingFold).values(until=datetime(2000, 1, 1, tzinfo=UTC)))
+            db.session.commit()
+            assert refold.fold_club(four.id) is True
+        return found
+
+    monkeypatch.setattr(refold, "_planned", slow_compute)
+    assert refold.fold_club(four.id) is False
+    assert not kept.updating(four.id) and db.session.get(RatingFold, four.id) is None
+    assert stored(four) == folded(GAMES[:3]) and kept.recompute_club(four) == 0
 
 
 def test_a_save_between_a_folds_reading_and_writing_is_folded_in_the_next_pass(
@@ -153,12 +179,12 @@ def test_a_save_between_a_folds_reading_and_writing_is_folded_in_the_next_pass(
     failures: list[BaseException] = []
     slug = four.slug  # read here: in the other thread it would begin this session's transaction
 
-    def another_table(club_id, planned, mark_ids):
+    def another_table(*args):
         if not failures:
             thread = threading.Thread(target=finish)
             thread.start()
             thread.join(30)
-        write(club_id, planned, mark_ids)
+        write(*args)
 
     def finish():
         try:

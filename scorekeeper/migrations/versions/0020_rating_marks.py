@@ -36,6 +36,7 @@ def upgrade():
         'rating_fold',
         sa.Column('club_id', sa.Integer(), autoincrement=False, nullable=False),
         sa.Column('until', sa.DateTime(timezone=True), nullable=False),
+        sa.Column('holder', sa.String(length=32), nullable=False),
         sa.ForeignKeyConstraint(['club_id'], ['club.id'], ondelete='CASCADE'),
         sa.PrimaryKeyConstraint('club_id'),
     )

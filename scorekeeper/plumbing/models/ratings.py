@@ -103,3 +103,6 @@ class RatingFold(db.Model):
         ForeignKey("club.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
     )
     until: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The folder holding it: each renewal and the letting go are its own, so a folder whose
+    # lease ran out while it computed (and was taken over) writes nothing more.
+    holder: Mapped[str] = mapped_column(String(32))

@@ -20,6 +20,7 @@ from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Game, Rating, RatingStep, Season
 from scorekeeper.services.ratings import model
 from scorekeeper.services.ratings.model import Skill
+from scorekeeper.services.ratings.plackett_luce import rate_fast
 from scorekeeper.services.ratings.played import Played, played_games
 from scorekeeper.services.ratings.scopes import Kept, Who, _games_in, scopes_of
 
@@ -57,10 +58,16 @@ def _fold(
         if len(sides) < 2 or not all(sides):
             continue  # nothing a rating can be made from; its place is kept all the same
         before = [[state.get(who, new).skill for who in side] for side in sides]
-        after = model.rate(before, [side.final_total for side in game.sides])
+        # `model.rate`'s arithmetic on plain pairs, without its checks: the sides are a finished
+        # game's, two or more, none empty (above).
+        after = rate_fast(
+            [[(skill.mu, skill.sigma) for skill in side] for side in before],
+            model.places([side.final_total for side in game.sides]),
+        )
         rated: dict[Who, Skill] = {}
         for whos, skills in zip(sides, after, strict=True):
-            rated.update(zip(whos, skills, strict=True))
+            for who, (mu, sigma) in zip(whos, skills, strict=True):
+                rated[who] = Skill(mu, sigma)
         for who, skill in rated.items():
             state[who] = Kept(skill, state.get(who, new).games + 1)
             steps.append(
@@ -69,22 +76,29 @@ def _fold(
     return steps
 
 
+# Rows in one INSERT statement: many rows a statement, as psycopg's executemany would send one
+# statement a row (130,000 round trips for a club of 10,000 games); 500 rows of 9 columns stay
+# well inside both databases' limits on a statement's parameters.
+ROWS_A_STATEMENT = 500
+
+
 def insert_rows(model_: Any, columns: Sequence[str], values: list[tuple]) -> None:
-    """Rows inserted by the driver's own executemany: the ORM's bulk insert spent three
-    quarters of a fold's writing preparing them."""
+    """Rows inserted in multi-row INSERT statements made here: the ORM's bulk insert spent
+    three quarters of a fold's writing preparing them."""
     if not values:
         return
     connection = db.session.connection()
     mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
-    sql = (
-        f"INSERT INTO {model_.__tablename__} ({', '.join(columns)}) "
-        f"VALUES ({', '.join([mark] * len(columns))})"
-    )
     if connection.dialect.name == "sqlite" and "played_on" in columns:
         # As SQLAlchemy's Date keeps a day in SQLite: its ISO text.
         at = list(columns).index("played_on")
         values = [(*v[:at], v[at].isoformat(), *v[at + 1 :]) for v in values]
-    connection.exec_driver_sql(sql, values)
+    row = f"({', '.join([mark] * len(columns))})"
+    start = f"INSERT INTO {model_.__tablename__} ({', '.join(columns)}) VALUES "
+    for first in range(0, len(values), ROWS_A_STATEMENT):
+        chunk = values[first : first + ROWS_A_STATEMENT]
+        flat = tuple(value for one in chunk for value in one)
+        connection.exec_driver_sql(start + ", ".join([row] * len(chunk)), flat)
 
 
 def insert_steps(steps: list[tuple]) -> None:
@@ -118,7 +132,8 @@ class Writes:
     batches): statements run first (old steps removed), the steps, then each scope's ratings
     put in place at once (removed and inserted, or updated) at the very end."""
 
-    clear: list[Any] = field(default_factory=list)
+    # What goes first: (the model, its conditions), removed in batches by refold.py.
+    clear: list[tuple[Any, tuple[Any, ...]]] = field(default_factory=list)
     steps: list[tuple] = field(default_factory=list)
     ratings_clear: list[Any] = field(default_factory=list)
     ratings: list[dict[str, Any]] = field(default_factory=list)
@@ -126,7 +141,9 @@ class Writes:
 
     def run(self) -> None:
         """All of it in the session's transaction (a test, `flask recompute`)."""
-        for statement in [*self.clear, *self.ratings_clear]:
+        for model_, conditions in self.clear:
+            db.session.execute(delete(model_).where(*conditions))
+        for statement in self.ratings_clear:
             db.session.execute(statement)
         insert_steps(self.steps)
         _insert(Rating, self.ratings)
@@ -169,9 +186,7 @@ def refold(
     conditions = _games_in(club_id, scope, seasons)
     if conditions is None:
         for model_ in (RatingStep, Rating):
-            writes.clear.append(
-                delete(model_).where(model_.club_id == club_id, model_.scope == scope)
-            )
+            writes.clear.append((model_, (model_.club_id == club_id, model_.scope == scope)))
         return writes
     where = (RatingStep.club_id == club_id, RatingStep.scope == scope)
     last = db.session.execute(select(func.max(RatingStep.position)).where(*where)).scalar() or 0
@@ -184,7 +199,7 @@ def refold(
         # The newest game(s): their players' ratings now are the ratings before them.
         _append(writes, club_id, scope, position, games)
         return writes
-    writes.clear.append(delete(RatingStep).where(*where, RatingStep.position >= position))
+    writes.clear.append((RatingStep, (*where, RatingStep.position >= position)))
     state = _state_before(club_id, scope, position)
     writes.steps = _fold(club_id, scope, games, state, position)
     writes.ratings_clear.append(
@@ -319,7 +334,7 @@ def _replace(club_id: int, found: _Expected) -> None:
 def rebuilt(club_id: int, found: _Expected | None = None) -> Writes:
     """What rebuilding every scope of the club from its games writes (a merge, an import)."""
     found = found or _expected(club_id, compared=False)
-    clear = [delete(RatingStep).where(RatingStep.club_id == club_id)]
+    clear = [(RatingStep, (RatingStep.club_id == club_id,))]
     ratings_clear = [delete(Rating).where(Rating.club_id == club_id)]
     return Writes(clear, found.step_rows, ratings_clear, found.rating_rows)
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import timedelta
@@ -67,9 +69,14 @@ def marked_clubs() -> list[int]:
     return list(db.session.execute(query).scalars())
 
 
+class LeaseLost(Exception):
+    """The club's lease ran out while this folder computed, and another took it over."""
+
+
 def fold_club(club_id: int) -> bool:
     """Fold the club's marks until none is left; False if another folder holds the club."""
-    if not _take(club_id):
+    holder = secrets.token_hex(16)
+    if not _take(club_id, holder):
         return False
     try:
         while True:
@@ -77,25 +84,31 @@ def fold_club(club_id: int) -> bool:
                 marks = list(db.session.execute(_marks(club_id)).scalars())
                 if not marks:
                     return True
-                writes = _planned(club_id, marks)
-                # Read now: the rollback expires them, and reading one again would begin a
+                # Read first: a rollback expires them, and reading one again would begin a
                 # transaction that writes (SQLite: the write lock, held meanwhile).
                 mark_ids = [mark.id for mark in marks]
+                writes, resolved = _planned(club_id, marks)
             db.session.rollback()  # the reading transaction ends before the first write
-            _write(club_id, writes, mark_ids)
+            _write(club_id, holder, writes, mark_ids, resolved)
+    except LeaseLost:
+        # Nothing of this pass was written past the batch that found it out: the new holder
+        # folds the same marks.
+        log.warning("Folding club %s: its lease was taken over; the new holder folds it", club_id)
+        return False
     finally:
-        _let_go(club_id)
+        _let_go(club_id, holder)
 
 
 def _marks(club_id: int) -> Any:
     return select(RatingMark).where(RatingMark.club_id == club_id).order_by(RatingMark.id)
 
 
-def _planned(club_id: int, rows: Sequence[RatingMark]) -> list[Writes]:
-    """What folding these marks writes: the whole club, or each scope from its place."""
+def _planned(club_id: int, rows: Sequence[RatingMark]) -> tuple[list[Writes], list[dict[str, Any]]]:
+    """What folding these marks writes (the whole club, or each scope from its place), and the
+    marks saying where from."""
     game_ids = {mark.game_id for mark in rows if mark.game_id is not None}
     if any(mark.whole for mark in rows) or len(game_ids) > MOST_ONE_BY_ONE:
-        return [rebuilt(club_id)]
+        return [rebuilt(club_id)], [{"club_id": club_id, "whole": True}]
     seasons = list(db.session.execute(select(Season).where(Season.club_id == club_id)).scalars())
     places: dict[str, int] = {}
     left: set[str] = set()
@@ -121,23 +134,40 @@ def _planned(club_id: int, rows: Sequence[RatingMark]) -> list[Writes]:
             ahead = select(func.count()).select_from(Game)
             ahead = ahead.where(*(_games_in(club_id, scope, seasons) or []), _before(game))
             at(scope, db.session.execute(ahead).scalar_one() + 1, gone=False)
-    return [
+    planned = [
         refold(club_id, scope, place, seasons, left=scope in left)
         for scope, place in sorted(places.items())
     ]
+    # Where this pass folds from, kept as marks of their own in its first write: should it be
+    # cut short, the next fold starts there, whatever steps this one had removed by then.
+    resolved = [
+        {"club_id": club_id, "whole": False, "scope": scope, "place": place}
+        for scope, place in places.items()
+    ]
+    return planned, resolved
 
 
-def _write(club_id: int, planned: list[Writes], mark_ids: list[int]) -> None:
+def _write(
+    club_id: int,
+    holder: str,
+    planned: list[Writes],
+    mark_ids: list[int],
+    resolved: list[dict[str, Any]],
+) -> None:
     """The fold's rows in short transactions; the ratings and the marks' end in the last."""
+    with _batch(club_id, holder):
+        for row in resolved:
+            mark = RatingMark(**row)
+            db.session.add(mark)
+            db.session.flush()
+            mark_ids = [*mark_ids, mark.id]
     for writes in planned:
-        clear = list(writes.clear)
-        for rows in _batches(writes.steps) or [[]]:
-            with _batch(club_id):
-                for statement in clear:
-                    db.session.execute(statement)
-                clear = []
+        for model_, conditions in writes.clear:
+            _delete_in_batches(club_id, holder, model_, conditions)
+        for rows in _batches(writes.steps):
+            with _batch(club_id, holder):
                 insert_steps(rows)
-    with _batch(club_id):
+    with _batch(club_id, holder):
         for writes in planned:
             for statement in writes.ratings_clear:
                 db.session.execute(statement)
@@ -148,25 +178,45 @@ def _write(club_id: int, planned: list[Writes], mark_ids: list[int]) -> None:
         db.session.execute(delete(RatingMark).where(RatingMark.id.in_(mark_ids)))
 
 
+def _delete_in_batches(club_id: int, holder: str, model_: Any, conditions: Any) -> None:
+    """Old rows removed a batch at a time, each batch its own short transaction."""
+    size = batch_rows()
+    while True:
+        with _batch(club_id, holder):
+            some = select(model_.id).where(*conditions).limit(size).scalar_subquery()
+            gone = db.session.execute(delete(model_).where(model_.id.in_(some))).rowcount
+        if gone < size:
+            return
+
+
 def _batches(rows: list[Any]) -> list[list[Any]]:
     size = batch_rows()
     return [rows[start : start + size] for start in range(0, len(rows), size)]
 
 
 @contextmanager
-def _batch(club_id: int) -> Iterator[None]:
-    """One short write transaction, in this process's writers' turn, the lease renewed in it."""
+def _batch(club_id: int, holder: str) -> Iterator[None]:
+    """One short write transaction, in this process's writers' turn, the lease renewed in it
+    (`LeaseLost` if another folder holds it now). On SQLite a pause as long as the batch took
+    follows, so other tables' saves waiting for the one write lock get their turn."""
+    began = time.perf_counter()
     with _writers_turn():
         try:
             until = now() + timedelta(seconds=lease_seconds())
-            db.session.execute(
-                update(RatingFold).where(RatingFold.club_id == club_id).values(until=until)
-            )
+            renewed = db.session.execute(
+                update(RatingFold)
+                .where(RatingFold.club_id == club_id, RatingFold.holder == holder)
+                .values(until=until)
+            ).rowcount
+            if renewed != 1:
+                raise LeaseLost(club_id)
             yield
             db.session.commit()
         except BaseException:
             db.session.rollback()
             raise
+    if db.session.get_bind().dialect.name == "sqlite":
+        time.sleep(time.perf_counter() - began)
 
 
 @contextmanager
@@ -190,7 +240,7 @@ def _writers_turn() -> Iterator[None]:
         yield
 
 
-def _take(club_id: int) -> bool:
+def _take(club_id: int, holder: str) -> bool:
     """Take the club's lease if nobody holds it (or theirs ran out)."""
     moment = now()
     until = moment + timedelta(seconds=lease_seconds())
@@ -198,10 +248,12 @@ def _take(club_id: int) -> bool:
         taken = db.session.execute(
             update(RatingFold)
             .where(RatingFold.club_id == club_id, RatingFold.until < moment)
-            .values(until=until)
+            .values(until=until, holder=holder)
         ).rowcount
         if not taken:
-            db.session.execute(insert(RatingFold).values(club_id=club_id, until=until))
+            db.session.execute(
+                insert(RatingFold).values(club_id=club_id, until=until, holder=holder)
+            )
         db.session.commit()
         return True
     except IntegrityError:
@@ -209,10 +261,11 @@ def _take(club_id: int) -> bool:
         return False
 
 
-def _let_go(club_id: int) -> None:
-    """Give the lease back at once, so the next fold of the club need not wait for it."""
+def _let_go(club_id: int, holder: str) -> None:
+    """Give the lease back at once (if still ours), so the next fold need not wait for it."""
     db.session.rollback()
-    db.session.execute(delete(RatingFold).where(RatingFold.club_id == club_id))
+    mine = (RatingFold.club_id == club_id, RatingFold.holder == holder)
+    db.session.execute(delete(RatingFold).where(*mine))
     db.session.commit()
 
 

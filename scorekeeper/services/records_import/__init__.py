@@ -1,7 +1,8 @@
 """Reading a deals file (as `records.export_deals` writes it) back into a club.
 
 All or nothing: every row is read, every game checked again by the rules engine, and only then
-is anything saved. A refusal names the line, the column and why.
+is anything saved. A refusal names the line, the column and why. From the import page it runs
+as a job (issue 39: `jobs.py`), which saves in batches once every game has passed.
 
 rows       the rows gathered into games, sides and deals, each checked against its game
 cells      one cell at a time: figures, yes or no, names, house rules

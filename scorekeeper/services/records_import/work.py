@@ -61,7 +61,7 @@ log = logging.getLogger(__name__)
 
 # Games saved in one transaction: short enough that another table's save waits a moment at
 # most for the write lock (SQLite) or the club's row (PostgreSQL).
-BATCH = 40
+BATCH = 20
 # How long a runner holds a job without renewing it (each progress write and batch renews it):
 # a runner killed mid-job holds it this long, then the next runner takes it over.
 LEASE_SECONDS = 30
