@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from _serve import init_db
@@ -140,12 +141,8 @@ def copy_games(club_id: int, copies: int) -> None:
     if db.engine.dialect.name == "postgresql":
         for model in rows:
             table = model.__tablename__
-            db.session.execute(
-                text(
-                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                    f"(SELECT max(id) FROM {table}))"
-                )
-            )
+            serial = f"pg_get_serial_sequence('{table}', 'id')"
+            db.session.execute(text(f"SELECT setval({serial}, (SELECT max(id) FROM {table}))"))
         db.session.commit()
 
 
@@ -167,6 +164,7 @@ class Folded:
 
     parts: dict[str, Spent] = field(default_factory=dict)
     longest_batch: float = 0.0
+    paused: float = 0.0  # SQLite: the pauses after the batches, so other writers get a turn
     steps: int = 0
     ratings: int = 0
     profile: str = ""
@@ -196,17 +194,24 @@ def _timing(module: Any, name: str, into: dict[str, Spent], label: str) -> Itera
 
 @contextmanager
 def _longest_batch(found: Folded) -> Iterator[None]:
-    """The longest of refold's write transactions (its lease renewed, rows written, committed)."""
-    original = refold._batch
+    """The longest of refold's write transactions (lease renewed, rows written, committed)."""
+    original, clock, slept = refold._batch, refold.time, [0.0]
+
+    def sleep(seconds: float) -> None:
+        began = time.perf_counter()
+        time.sleep(seconds)
+        slept[0] += time.perf_counter() - began
 
     @contextmanager
-    def timed(club_id: int) -> Iterator[None]:
-        started = time.perf_counter()
-        with original(club_id):
+    def timed(club_id: int, holder: str) -> Iterator[None]:
+        started, before = time.perf_counter(), slept[0]
+        with original(club_id, holder):
             yield
-        found.longest_batch = max(found.longest_batch, time.perf_counter() - started)
+        paused = slept[0] - before
+        found.paused += paused
+        found.longest_batch = max(found.longest_batch, time.perf_counter() - started - paused)
 
-    refold._batch = timed
+    refold._batch, refold.time = timed, SimpleNamespace(perf_counter=time.perf_counter, sleep=sleep)
     try:
         with (
             _timing(folding, "played_games", found.parts, "compute: reading the games"),
@@ -215,7 +220,7 @@ def _longest_batch(found: Folded) -> Iterator[None]:
         ):
             yield
     finally:
-        refold._batch = original
+        refold._batch, refold.time = original, clock
 
 
 def timed_folds(url: str, marks: dict[str, dict[str, Any]], profile: bool) -> dict[str, Folded]:

@@ -232,7 +232,8 @@ def fold_lines(url: str, club: club_.Club, oldest: int, profile: bool) -> None:
         print(
             f"fold of {title} (refold.fold_club in this process): {folded.steps:,} rating steps "
             f"and {folded.ratings:,} ratings after; longest write transaction "
-            f"{folded.longest_batch * 1000:.0f} ms (batches of {refold.BATCH:,} rows)"
+            f"{folded.longest_batch * 1000:.0f} ms (batches of {refold.BATCH:,} rows; SQLite's "
+            f"pauses after them, in the writes' wall: {folded.paused:.3f} s)"
         )
         for label, spent in folded.parts.items():
             print(f"  {label:32} wall {spent.wall:7.3f} s, CPU {spent.cpu:7.3f} s ({spent.calls}x)")

@@ -4,6 +4,9 @@ Who may: organisers (signed in) open and seat; organisers and holders of the clu
 (X-Table-Code) read, games' keys and all; anyone else is refused as the night pages refuse
 them (404 in a private club, 403 in a public one). Every refusal is a 4xx naming its figure,
 and every answer matches the OpenAPI document's schema.
+
+The API's refusals of a night's setup and bodies are in test_api_night_refusals.py; the
+helpers both use are in _api_nights_support.py.
 """
 
 from __future__ import annotations
@@ -11,7 +14,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from jsonschema import Draft202012Validator
+from _api_nights_support import (
+    NIGHTS,
+    error,
+    finish,
+    ids,
+    matches,
+    pointers,
+    seat,
+    start,
+    started,
+    table_code,
+)
 from night_club import TWELVE
 from test_clubs import SLUG, add_members, new_club
 
@@ -23,68 +37,10 @@ from scorekeeper.services import clubs
 
 pytestmark = pytest.mark.usefixtures("quick_hashing")
 
-NIGHTS = f"/api/v1/clubs/{SLUG}/nights"
-PLAYED = {"books": {"clean": 1}}
-
 
 @pytest.fixture
 def document(client) -> dict[str, Any]:
     return client.get("/api/v1/openapi.json").get_json()
-
-
-def matches(document: dict[str, Any], component: str, value: Any) -> None:
-    """The value is what the document's schema says."""
-    schema = {"$ref": f"#/components/schemas/{component}", "components": document["components"]}
-    Draft202012Validator(schema).validate(value)
-
-
-def ids(app, slug: str = SLUG) -> dict[str, int]:
-    with app.app_context():
-        return {m.name: m.id for m in clubs.club_by_slug(slug).members}
-
-
-def table_code(app, slug: str = SLUG) -> dict[str, str]:
-    with app.app_context():
-        return {"X-Table-Code": clubs.club_by_slug(slug).table_code}
-
-
-def start(app, olga, names=TWELVE, **more) -> Any:
-    """Tonight's night opened through the API: the answer."""
-    body = {"members": [ids(app)[n] for n in names], "ruleset": "classic", "rounds": 2, **more}
-    return olga.post(NIGHTS, json=body)
-
-
-def started(app, olga, **more) -> dict[str, Any]:
-    answer = start(app, olga, **more)
-    assert answer.status_code == 201, answer.get_json()
-    return answer.get_json()
-
-
-def seat(olga, night: dict[str, Any], number: int):
-    return olga.post(f"{night['url']}/rounds", json={"round": number})
-
-
-def finish(client, night: dict[str, Any], code: dict[str, str]) -> None:
-    """Every table of the last round plays its 4 deals through the API, as its phones would."""
-    for table in night["rounds"][-1]["tables"]:
-        game = table["game"]
-        headers = {"X-Game-Key": game["key"], **code}
-        for _ in range(4):
-            saved = client.post(
-                f"/api/v1/games/{game['id']}/deals", json={"scores": [PLAYED, {}]}, headers=headers
-            )
-            assert saved.status_code == 201, saved.get_json()
-
-
-def error(answer, status: int) -> dict[str, Any]:
-    """The answer's only error, once its status is as expected."""
-    assert answer.status_code == status, answer.get_json()
-    (only,) = answer.get_json()["errors"]
-    return only
-
-
-def pointers(answer) -> list[str]:
-    return [i["pointer"] for e in answer.get_json()["errors"] for i in e["inputs"]]
 
 
 # ------------------------------------------------------------------------- opening, seating
@@ -338,67 +294,7 @@ def test_another_clubs_night_and_no_night_are_404(app, olga):
     assert olga.get(f"/api/v1/clubs/no-such-club/nights/{night['id']}").status_code == 404
 
 
-# ------------------------------------------------------------------------- refusals
-
-
-@pytest.mark.parametrize(
-    ("change", "pointer", "words"),
-    [
-        ({"members": ["Ann"]}, "/members", "members is a list of member ids"),
-        ({"members": [1.5]}, "/members", "members is a list of member ids"),
-        ({"members": "1,2"}, "/members", "members is a list of member ids"),
-        ({"members": [987654]}, "/members", "Member 987654 is not one of Tuesday Club's"),
-        ({"members": [10**30]}, "/members", f"Member {10**30} is not one of"),
-        ({"members": list(range(41))}, "/members", "At most 40 players a night; members lists 41"),
-        ({"rounds": 99}, "/rounds", "1 to 12: not 99"),
-        ({"rounds": 10**30}, "/rounds", "not 1000000000000000000000000000000"),
-        ({"rounds": 0}, "/rounds", "rounds is how many rounds"),
-        ({"rounds": "2"}, "/rounds", "not '2'"),
-        ({"rounds": None}, "/rounds", "not None"),
-        ({"ruleset": "poker"}, "/ruleset", "'poker' is none of them"),
-        ({"ruleset": None}, "/ruleset", "Name the night's rules"),
-        ({"saved_rules": 5}, "/ruleset", "not both"),
-        ({"ruleset": None, "saved_rules": 987654}, "/saved_rules", "no saved rule set 987654"),
-        ({"ruleset": None, "saved_rules": "x"}, "/saved_rules", "saved_rules is the id"),
-        ({"partners": "random"}, "/partners", "'random' is none of these"),
-        ({"partners": 3}, "/partners", "partners is one of"),
-        ({"sit_out": "half"}, "/sit_out", "not 'half'"),
-        ({"shape": "eights"}, "/shape", "'eights' is none of the choices"),
-        ({"shape": "singles"}, "/shape", "seat partnerships"),
-        ({"guests": "Sue, Tom"}, "/guests", "guests is a list of names"),
-        ({"guests": ["Sue", 7]}, "/guests", "guests is a list of names"),
-        ({"guests": ["Sue", "Tom, Uma"]}, "/guests/1", "Guest 2's name holds a comma"),
-        ({"guests": ["Ann"]}, "/guests", "Ann is a member"),
-        ({"guests": ["x"] * 21}, "/guests", "At most 20 guests a night; guests lists 21"),
-    ],
-)
-def test_a_night_refused_names_the_figure(app, olga, change, pointer, words):
-    answer = start(app, olga, **change)
-    assert answer.status_code == 422, answer.get_json()
-    found = answer.get_json()["errors"]
-    assert any(words in e["message"] for e in found), found
-    assert pointer in pointers(answer)
-    with app.app_context():
-        assert db.session.execute(db.select(Night)).first() is None
-
-
-def test_too_few_players_for_a_table_is_refused_in_words(app, olga):
-    answer = start(app, olga, names=TWELVE[:3])
-    refused = error(answer, 422)
-    assert "A partnership table needs 4 players; 3 are present." in refused["message"]
-    assert pointers(answer) == ["/members"]
-
-
-def test_bodies_that_are_no_night_are_4xx(app, olga):
-    assert olga.post(NIGHTS, data="members", content_type="text/plain").status_code == 415
-    assert olga.post(NIGHTS, data="{", content_type="application/json").status_code == 400
-    assert olga.post(NIGHTS, json=[1, 2]).status_code == 400
-    deep = "[" * 40 + "]" * 40
-    assert olga.post(NIGHTS, data=deep, content_type="application/json").status_code == 400
-    night = started(app, olga)
-    rounds = f"{night['url']}/rounds"
-    assert olga.post(rounds, data="1", content_type="text/plain").status_code == 415
-    assert olga.post(rounds, json="1").status_code == 400
+# ------------------------------------------------------------------------- OpenAPI
 
 
 def test_the_most_rounds_is_the_engines(document):

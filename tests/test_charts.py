@@ -1,119 +1,33 @@
-"""Charts: well-formed inline SVG with escaped text, sane axes and geometry, plus a data table."""
+"""Line charts: well-formed inline SVG with escaped text, sane axes and geometry.
+
+Bar charts, the data table and the property tests are in test_bar_charts.py.
+"""
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from _charts_support import (
+    EVIL,
+    LABELS,
+    NS,
+    TEAMS,
+    assert_inside_viewbox,
+    assert_round_ticks,
+    colour,
+    find_all,
+    parse,
+    points,
+    texts,
+    tick_values,
+    viewbox,
+    zero_y,
+)
 
 from scorekeeper.web.svg_charts import PALETTE, Series, bar_chart, chart_table, line_chart
 
-NS = "{http://www.w3.org/2000/svg}"
-EVIL = '<b>&"x'
-# A tick's figure as every page shows one: a true minus sign (−), thousands grouped.
-ROUND_TICK = re.compile(r"−?[1-9]\d{0,2}(,\d{3})*|0")
-
-
-def parse(svg: str) -> ET.Element:
-    assert svg.startswith("<svg")
-    return ET.fromstring(svg)
-
-
-def find_all(root: ET.Element, tag: str, cls: str | None = None) -> list[ET.Element]:
-    return [
-        el for el in root.iter(NS + tag) if cls is None or cls in (el.get("class") or "").split()
-    ]
-
-
-def colour(root: ET.Element, el: ET.Element) -> str:
-    """The day colour an element is drawn in: its own `color`, or the nearest group's."""
-    parents = {child: parent for parent in root.iter() for child in parent}
-    while el.get("color") is None:
-        el = parents[el]
-    return el.get("color")
-
-
-def points(polyline: ET.Element) -> list[tuple[float, float]]:
-    return [tuple(map(float, p.split(","))) for p in polyline.get("points").split()]
-
-
-def viewbox(root: ET.Element) -> tuple[float, float]:
-    x0, y0, w, h = map(float, root.get("viewBox").split())
-    assert (x0, y0) == (0, 0)
-    return w, h
-
-
-def all_coordinates(root: ET.Element) -> list[tuple[str, float, str]]:
-    """Every (axis, value, raw) coordinate in the drawing, rect extents included."""
-    coords: list[tuple[str, float, str]] = []
-    for el in root.iter():
-        for attr in ("x", "cx", "x1", "x2"):
-            if el.get(attr) is not None:
-                coords.append(("x", float(el.get(attr)), el.get(attr)))
-        for attr in ("y", "cy", "y1", "y2"):
-            if el.get(attr) is not None:
-                coords.append(("y", float(el.get(attr)), el.get(attr)))
-        if el.tag == NS + "rect":
-            x, y = float(el.get("x")), float(el.get("y"))
-            w, h = float(el.get("width")), float(el.get("height"))
-            assert w >= 0 and h >= 0
-            coords += [("x", x + w, el.get("width")), ("y", y + h, el.get("height"))]
-        if el.tag == NS + "circle":
-            cx, cy, r = float(el.get("cx")), float(el.get("cy")), float(el.get("r"))
-            coords += [("x", cx - r, ""), ("x", cx + r, ""), ("y", cy - r, ""), ("y", cy + r, "")]
-        if el.get("points"):
-            for raw in el.get("points").split():
-                px, py = raw.split(",")
-                coords += [("x", float(px), px), ("y", float(py), py)]
-    return coords
-
-
-def assert_inside_viewbox(root: ET.Element) -> None:
-    w, h = viewbox(root)
-    for axis, value, raw in all_coordinates(root):
-        limit = w if axis == "x" else h
-        assert 0 <= value <= limit, (axis, value)
-        # At most one decimal: no float noise like 12.300000000000001.
-        assert re.fullmatch(r"-?\d+(\.\d)?|", raw), raw
-
-
-def texts(root: ET.Element, cls: str) -> list[str]:
-    return ["".join(el.itertext()) for el in find_all(root, "text", cls)]
-
-
-def tick_values(root: ET.Element) -> list[int]:
-    labels = texts(root, "tick")
-    for label in labels:
-        assert ROUND_TICK.fullmatch(label), label
-    return [int(label.replace(",", "").replace("−", "-")) for label in labels]
-
-
-def assert_round_ticks(root: ET.Element) -> None:
-    values = tick_values(root)
-    assert 0 in values
-    assert values == sorted(values)
-    steps = {b - a for a, b in zip(values, values[1:], strict=False)}
-    assert len(steps) == 1
-    step = steps.pop()
-    mantissa = step
-    while mantissa % 10 == 0:
-        mantissa //= 10
-    assert mantissa in (1, 2, 5), step
-
-
-def zero_y(root: ET.Element) -> float:
-    (zero,) = find_all(root, "line", "zero-line")
-    assert zero.get("y1") == zero.get("y2")
-    return float(zero.get("y1"))
-
-
 # --- line chart ----------------------------------------------------------------------------------
-
-LABELS = ["Deal 1", "Deal 2", "Deal 3", "Deal 4"]
-TEAMS = [Series("Us", [1200, 3400, 2900, 10250]), Series("Them", [-300, 800, 4100, 6000])]
 
 
 def test_line_chart_svg_root_attributes():
@@ -313,194 +227,6 @@ def test_many_x_labels_are_thinned_and_do_not_overlap():
     for i in range(len(xs) - 1):
         assert xs[i] + widths[i] / 2 < xs[i + 1] - widths[i + 1] / 2
     assert_inside_viewbox(root)
-
-
-# --- bar chart -----------------------------------------------------------------------------------
-
-GAMES = ["Mar 1", "Mar 8", "Mar 15", "Mar 22"]
-SCORES = [8450, -1200, 15020, 0]
-
-
-def test_bar_chart_root_and_one_bar_per_label():
-    root = parse(bar_chart("Final scores", GAMES, SCORES))
-    assert root.get("viewBox") == "0 0 360 200"
-    assert root.get("width") == "100%" and root.get("role") == "img"
-    assert root.find(NS + "title").text == "Final scores"
-    bars = find_all(root, "rect", "bar")
-    assert [int(bar.get("data-value")) for bar in bars] == SCORES
-    xs = [float(bar.get("x")) for bar in bars]
-    assert xs == sorted(xs)
-    assert texts(root, "x-label") == GAMES
-    assert_round_ticks(root)
-    assert_inside_viewbox(root)
-
-
-def test_zero_line_sits_between_positive_and_negative_bars():
-    root = parse(bar_chart("T", GAMES, SCORES))
-    y0 = zero_y(root)
-    for bar in find_all(root, "rect", "bar"):
-        value = int(bar.get("data-value"))
-        top, height = float(bar.get("y")), float(bar.get("height"))
-        if value > 0:
-            assert top + height == pytest.approx(y0) and top < y0
-        elif value < 0:
-            assert top == y0 and top + height > y0
-        else:
-            assert height == 0 and top == y0
-    heights = {
-        int(b.get("data-value")): float(b.get("height"))
-        for b in find_all(root, "rect")
-        if b.get("data-value")
-    }
-    assert heights[15020] > heights[8450] > heights[-1200]
-
-
-def test_highlighted_bars_use_second_colour_and_legend():
-    root = parse(bar_chart("T", GAMES, SCORES, highlight=[True, False, True, False]))
-    bars = find_all(root, "rect", "bar")
-    fills = [colour(root, bar) for bar in bars]
-    assert fills[0] == fills[2] != fills[1] == fills[3]
-    assert ["highlight" in bar.get("class") for bar in bars] == [True, False, True, False]
-    assert texts(root, "legend-label") == ["Win"]
-    plain = parse(bar_chart("T", GAMES, SCORES))
-    assert not texts(plain, "legend-label")
-    assert len({colour(plain, bar) for bar in find_all(plain, "rect", "bar")}) == 1
-
-
-def test_no_fixed_colour_but_the_series_day_colours():
-    """Text, grid and zero line follow the page's text colour, so night mode keeps them."""
-    for svg in (
-        line_chart("T", LABELS, TEAMS),
-        bar_chart("T", GAMES, SCORES, highlight=[True] * 4),
-    ):
-        for el in parse(svg).iter():
-            for attr in ("fill", "stroke"):
-                assert el.get(attr) in (None, "none", "currentColor"), ET.tostring(el)
-            if el.get("color") is not None:
-                assert re.search(r"\bs[0-5]\b", el.get("class")), ET.tostring(el)
-
-
-def test_bar_chart_escapes_labels():
-    svg = bar_chart(EVIL, [EVIL], [5], highlight=[True], highlight_label=EVIL)
-    assert "<b>" not in svg
-    root = parse(svg)
-    assert root.find(NS + "title").text == EVIL
-    assert texts(root, "x-label") == [EVIL]
-    assert texts(root, "legend-label") == [EVIL]
-
-
-def test_bar_chart_empty_and_all_zero():
-    root = parse(bar_chart("T", [], []))
-    assert texts(root, "no-data") == ["No data yet"]
-    root = parse(bar_chart("T", ["a", "b"], [0, 0]))
-    assert_round_ticks(root)
-    assert {float(b.get("height")) for b in find_all(root, "rect", "bar")} == {0.0}
-    assert_inside_viewbox(root)
-
-
-# --- table ---------------------------------------------------------------------------------------
-
-
-def test_table_carries_the_same_figures():
-    html = chart_table("Running totals", LABELS, TEAMS)
-    root = ET.fromstring(html)
-    assert root.tag == "table"
-    assert root.find("caption").text == "Running totals"
-    cols = root.findall("./thead/tr/th")
-    assert [th.get("scope") for th in cols] == ["col", "col"]
-    assert [th.text for th in cols] == ["Us", "Them"]
-    rows = root.findall("./tbody/tr")
-    assert [row.find("th").text for row in rows] == LABELS
-    assert all(row.find("th").get("scope") == "row" for row in rows)
-    cells = [[td.text for td in row.findall("td")] for row in rows]
-    assert cells[3] == ["10,250", "6,000"]
-    assert cells[0] == ["1,200", "−300"]
-    for i, series in enumerate(TEAMS):
-        assert [int(row[i].replace(",", "").replace("−", "-")) for row in cells] == series.values
-
-
-def test_table_escapes_and_handles_empty():
-    html = chart_table(EVIL, [EVIL], [Series(EVIL, [1])])
-    assert "<b>" not in html
-    root = ET.fromstring(html)
-    assert root.find("caption").text == EVIL
-    assert root.find("./thead/tr/th").text == EVIL
-    assert root.find("./tbody/tr/th").text == EVIL
-    empty = ET.fromstring(chart_table("T", [], []))
-    assert "No data yet" in "".join(empty.itertext())
-
-
-# --- property ------------------------------------------------------------------------------------
-
-value = st.integers(min_value=-5000, max_value=20000)
-
-
-@st.composite
-def chart_data(draw):
-    n = draw(st.integers(min_value=1, max_value=40))
-    k = draw(st.integers(min_value=1, max_value=6))
-    names = draw(st.lists(st.text(max_size=30), min_size=k, max_size=k))
-    series = [Series(name, draw(st.lists(value, min_size=n, max_size=n))) for name in names]
-    return [f"Deal {i + 1}" for i in range(n)], series
-
-
-@settings(max_examples=150, deadline=None)
-@given(chart_data())
-def test_property_line_chart_geometry(data):
-    labels, series = data
-    root = parse(line_chart("Random", labels, series))
-    assert_inside_viewbox(root)
-    assert_round_ticks(root)
-    lines = find_all(root, "polyline", "line")
-    assert len(lines) == len(series)
-    ticks = tick_values(root)
-    span = ticks[-1] - ticks[0]
-    pairs = [
-        (v, y)
-        for s, line in zip(series, lines, strict=True)
-        for v, (_, y) in zip(s.values, points(line), strict=True)
-    ]
-    ys_by_tick = [float(el.get("y")) - 4 for el in find_all(root, "text", "tick")]
-    px_per_unit = (ys_by_tick[0] - ys_by_tick[-1]) / span
-    for line in lines:
-        pts = points(line)
-        assert len(pts) == len(labels)
-        xs = [x for x, _ in pts]
-        assert xs == sorted(xs)
-    # Vertical order matches value order across all points of all series. Coordinates are
-    # rounded to 0.1 px, so values closer than that may share a y; clear gaps must show.
-    pairs.sort()
-    for (v1, y1), (v2, y2) in zip(pairs, pairs[1:], strict=False):
-        if v1 == v2:
-            assert y1 == y2
-        else:
-            assert y2 <= y1
-            if (v2 - v1) * px_per_unit >= 0.2:
-                assert y2 < y1
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.lists(value, min_size=1, max_size=40), st.data())
-def test_property_bar_chart_geometry(values, data):
-    labels = [f"Game {i}" for i in range(len(values))]
-    flags = data.draw(st.lists(st.booleans(), min_size=len(values), max_size=len(values)))
-    root = parse(bar_chart("Random", labels, values, highlight=flags))
-    assert_inside_viewbox(root)
-    assert_round_ticks(root)
-    y0 = zero_y(root)
-    bars = find_all(root, "rect", "bar")
-    assert len(bars) == len(values)
-    tops = []
-    for bar, v in zip(bars, values, strict=True):
-        top, height = float(bar.get("y")), float(bar.get("height"))
-        if v >= 0:
-            assert top + height == pytest.approx(y0)
-        else:
-            assert top == y0
-        tops.append((v, top if v >= 0 else top + height))
-    tops.sort()
-    for (_, y1), (_, y2) in zip(tops, tops[1:], strict=False):
-        assert y2 <= y1
 
 
 def test_line_chart_with_decimals_marks_each_point_to_them_on_a_whole_axis():

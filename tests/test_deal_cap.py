@@ -171,7 +171,7 @@ def test_a_game_from_before_under_the_ceiling_plays_on_to_it(app, client):
 def test_a_saved_rule_set_from_before_starts_games_at_the_ceiling(app, client):
     """A club's saved rule set holding deal_limit 1,000 still lists, opens and starts games, by
     the form and the API; each new game holds at most 100 deals."""
-    from test_saved_rules import SLUG, table_phone, thursday
+    from saved_rules_club import SLUG, table_phone, thursday
 
     saved_id = thursday(app, client)
     with app.app_context():

@@ -1,30 +1,33 @@
-"""Issue 14, input hardening: names, entering phones, import files and imports done twice.
+"""Issue 14, input hardening: names, forms, entering phones.
 
 Every bad input gets a clear refusal naming its field (422, a form's field error, or an import's
 line and column), never a 500.
+
+Import files and imports done twice are in test_hardening_imports.py; the shared helpers
+in _hardening_support.py.
 """
 
 from __future__ import annotations
 
-import csv
 import io
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from _hardening_support import (
+    PASSWORD,
+    SURROGATE,
+    club_with_games,
+    with_cell,
+)
 from sqlalchemy import func, select, update
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Entering, Game
-from scorekeeper.rules import DealEntry
 from scorekeeper.rules.terms import CONTROL_MESSAGE, MAX_DEVICE_NAME
-from scorekeeper.services import accounts, clubs, games, live, records, records_import, standings
+from scorekeeper.services import accounts, clubs, games, live, records
 from scorekeeper.services.games import GameRefused, SideSetup
 from scorekeeper.services.names import cleaned, name_problem
-from scorekeeper.services.records_import import ImportRefused
-from scorekeeper.services.standings import Filters
 
-PASSWORD = "correct horse"
-SURROGATE = "\ud800"
 # One of each kind of character a name must not hold, beyond the control characters.
 INVISIBLE = {
     "left-to-right mark": "\u200e",
@@ -171,129 +174,6 @@ def test_club_services_refuse_a_bad_name_whoever_calls_them(app, char):
         assert (club.name, club.members, club.seasons) == ("Club", [], [])
 
 
-# --------------------------------------------------------------------------- import files
-
-E = DealEntry
-OUT = {"clean": 2, "dirty": 2, "wild": 1}
-DEALS = [
-    [
-        E(books=OUT, went_out=True, melded_points=600),
-        E(books={"clean": 1}, red_threes_down=1, melded_points=300, leftover_points=150),
-    ],
-    [
-        E(books={"clean": 1, "dirty": 1}, melded_points=400, leftover_points=200),
-        E(books=OUT, went_out=True, melded_points=500),
-    ],
-]
-
-
-def new_club(slug: str = "club") -> Club:
-    """An organiser's club with four members, ranked from one game."""
-    organiser = accounts.organiser_named("org") or accounts.register("org", PASSWORD)
-    club = clubs.create_club(slug.title(), slug, organiser)
-    clubs.update_settings(club, name=club.name, public=False, min_games=1)
-    for name in ("Ann", "Bob", "Cat", "Dan"):
-        clubs.add_member(club, name)
-    return club
-
-
-def club_with_games(slug: str = "club") -> Club:
-    """A club with three games: two on one day (one with a guest), one with no deals yet."""
-    club = new_club(slug)
-    pairs = [SideSetup("Ann & Bob", ["Ann", "Bob"]), SideSetup("Cat & Dan", ["Cat", "Dan"])]
-    games.record_game("classic", pairs, DEALS, club=club, played_on=date(2024, 1, 4))
-    guests = [SideSetup("Ann & Zed", ["Ann", "Zed"]), SideSetup("Cat & Dan", ["Cat", "Dan"])]
-    games.record_game("classic", guests, DEALS[:1], club=club, played_on=date(2024, 1, 4))
-    games.record_game("casual", pairs, [], club=club, played_on=date(2024, 1, 11))
-    return club
-
-
-def rows_of(text: str) -> list[list[str]]:
-    return list(csv.reader(io.StringIO(text, newline="")))
-
-
-def text_of(rows: list[list[str]]) -> str:
-    out = io.StringIO()
-    csv.writer(out).writerows(rows)
-    return out.getvalue()
-
-
-def with_cell(text: str, row: int, column: str, value: str) -> str:
-    """The file with one cell changed (row 1 is the first after the header)."""
-    rows = rows_of(text)
-    rows[row][rows[0].index(column)] = value
-    return text_of(rows)
-
-
-def game_count() -> int:
-    return db.session.scalar(select(func.count()).select_from(Game))
-
-
-def refused(club: Club, text: str) -> ImportRefused:
-    """The import is refused and nothing at all is saved."""
-    before = game_count()
-    with pytest.raises(ImportRefused) as caught:
-        records_import.import_deals(club, text)
-    assert game_count() == before
-    return caught.value
-
-
-@pytest.mark.parametrize(
-    ("column", "value"),
-    [
-        ("side_name", "Ann\u200b & Bob"),
-        ("side_name", "\u202eboB & nnA"),
-        ("side_name", f"Ann{SURROGATE}"),
-        ("side_name", "Ann\x00"),
-        ("players", "Ann; Bob\u2066"),
-        ("players", f"Ann; Bob{SURROGATE}"),
-        ("guests", "Bob\ufeff"),
-        ("guests", f"Bob{SURROGATE}"),
-    ],
-    ids=repr,
-)
-def test_an_import_refuses_a_bad_name_at_its_line_and_column(app, column, value):
-    with app.app_context():
-        source = club_with_games()
-        text = with_cell(records.export_deals(source), 1, column, value)
-        problem = refused(new_club("target"), text)
-        assert (problem.line, problem.column) == (2, column)
-        assert "cannot hold" in problem.message
-        assert SURROGATE not in str(problem)
-
-
-@pytest.mark.parametrize(
-    "value",
-    [
-        "[" * 100_000,
-        '{"card_values": ' + "[" * 900 + "]" * 900 + "}",
-        "[" * 3000,
-        '{"a": ' * 50 + "1" + "}" * 50,
-    ],
-    ids=["100,000 brackets", "900 deep", "3,000 brackets", "50 deep objects"],
-)
-def test_deeply_nested_house_rules_are_refused_not_a_recursion_error(app, value):
-    with app.app_context():
-        text = with_cell(records.export_deals(club_with_games()), 1, "house_rules", value)
-        problem = refused(new_club("target"), text)
-        assert (problem.line, problem.column) == (2, "house_rules")
-        assert "nest" in problem.message or "characters" in problem.message
-
-
-@pytest.mark.parametrize(
-    "value",
-    ['{"\\ud800": 1}', '{"card_values": {"\\udfff": 1}}', '{"target_score": "\\ud800"}'],
-)
-def test_house_rules_with_broken_text_are_refused_without_repeating_it(app, client, value):
-    with app.app_context():
-        text = with_cell(records.export_deals(club_with_games()), 1, "house_rules", value)
-        problem = refused(new_club("target"), text)
-        assert (problem.line, problem.column) == (2, "house_rules")
-        assert "surrogate" in problem.message
-        # The message is shown on a page: one lone surrogate in it would fail the page's encoding.
-        str(problem).encode("utf-8")
-
-
 def test_the_import_page_shows_a_broken_house_rule_as_a_refusal(app, client, club):
     # Before: the engine's refusal quoted the key, and the page failed to encode it (a 500).
     with app.app_context():
@@ -413,107 +293,3 @@ def test_entering_names_are_cleaned_of_control_and_invisible_characters(client, 
     game = start(client)
     assert say(client, game, 1, typed).status_code == 204
     assert entering(client, game) == [{"name": shown, "deal": 1}]
-
-
-# --------------------------------------------------------------------------- importing twice
-
-
-def club_figures(club: Club) -> list[tuple]:
-    """The club's standings, every figure."""
-    return [tuple(vars(row).values()) for row in standings.standings(club, Filters())]
-
-
-def test_importing_the_clubs_own_export_adds_nothing_and_names_the_games_skipped(app):
-    with app.app_context():
-        club = club_with_games()
-        text = records.export_deals(club)
-        before, table = game_count(), club_figures(club)
-
-        report = records_import.import_deals(club, text)
-
-        assert (report.games, report.deals, report.members_added) == (0, 0, [])
-        assert [(s.ref, s.first_line, s.last_line) for s in report.skipped] == [
-            ("1", 2, 5),
-            ("2", 6, 7),
-            ("3", 8, 9),
-        ]
-        assert report.summary() == (
-            "Nothing imported: all 3 games in the file are already in the records "
-            "(game 1, lines 2–5; game 2, lines 6–7; game 3, lines 8–9)."
-        )
-        assert game_count() == before
-        assert club_figures(club) == table
-
-
-def test_only_the_games_not_yet_held_are_imported(app):
-    with app.app_context():
-        club = club_with_games()
-        text = records.export_deals(club)
-        # Game 2's only deal differs in one figure: another game, imported.
-        changed = with_cell(text, 6, "melded_points", "700")
-        changed = with_cell(changed, 6, "deal_total", "")
-        before = game_count()
-
-        report = records_import.import_deals(club, changed)
-
-        assert (report.games, report.deals) == (1, 1)
-        assert [s.ref for s in report.skipped] == ["1", "3"]
-        assert report.summary() == (
-            "Imported 1 game with 1 deal. Skipped 2 games already in the records "
-            "(game 1, lines 2–5; game 3, lines 8–9)."
-        )
-        assert game_count() == before + 1
-
-
-@pytest.mark.parametrize(
-    ("column", "value"),
-    [
-        ("played_on", "2024-01-05"),
-        ("house_rules", '{"going_out_bonus": 200}'),
-        ("side_name", "Ann and Bob"),
-        ("players", "Bob; Ann"),
-        ("decks", "6"),
-    ],
-)
-def test_a_game_that_differs_in_day_rules_or_sides_is_another_game(app, column, value):
-    # (A rule set of its own is another game too; these deals score under classic only.)
-    with app.app_context():
-        club = club_with_games()
-        text = records.export_deals(club, Filters(end=date(2024, 1, 4)))
-        rows = rows_of(text)
-        keep = [rows[0]] + [row for row in rows[1:] if row[0] == rows[1][0]]
-        for index in range(1, len(keep)):
-            if column in ("side_name", "players") and keep[index][5] != "1":
-                continue
-            keep[index][keep[0].index(column)] = value
-        report = records_import.import_deals(club, text_of(keep))
-        assert (report.games, report.skipped) == (1, [])
-
-
-def test_names_match_whatever_their_case_and_spacing(app):
-    with app.app_context():
-        club = club_with_games()
-        text = records.export_deals(club, Filters(end=date(2024, 1, 4)))
-        text = text.replace("Ann & Bob", "ANN  &  bob").replace("Ann; Bob", "ann;  BOB")
-        report = records_import.import_deals(club, text)
-        assert (report.games, [s.ref for s in report.skipped]) == (0, ["1", "2"])
-
-
-def test_each_game_held_matches_one_game_of_the_file(app):
-    with app.app_context():
-        club = club_with_games()
-        rows = rows_of(records.export_deals(club, Filters(start=date(2024, 1, 11))))
-        # The deal-less game three times over, as three games: the club holds one of them.
-        copies = [rows[0]] + [[ref, *row[1:]] for ref in ("a", "b", "c") for row in rows[1:]]
-        report = records_import.import_deals(club, text_of(copies))
-        assert (report.games, [s.ref for s in report.skipped]) == (2, ["a"])
-        again = records_import.import_deals(club, text_of(copies))
-        assert (again.games, [s.ref for s in again.skipped]) == (0, ["a", "b", "c"])
-
-
-def test_a_new_club_imports_every_game(app):
-    with app.app_context():
-        text = records.export_deals(club_with_games())
-        report = records_import.import_deals(new_club("other"), text)
-        assert (report.games, report.deals, report.skipped) == (3, 3, [])
-        assert report.summary() == "Imported 3 games with 3 deals."

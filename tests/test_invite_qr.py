@@ -13,7 +13,8 @@ import gzip
 import re
 
 import pytest
-from test_private_links import _enter, _start, _start_club, _wrong_secret, matrix_of, read_qr
+from private_games import _enter, _start, _start_club, _wrong_secret
+from qr_reader import matrix_of, read_qr
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Organiser

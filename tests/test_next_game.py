@@ -12,8 +12,8 @@ import threading
 from datetime import date
 
 import pytest
+from live_table import QUIET, Table, api_deal, live_of, start, text
 from sqlalchemy import func, select
-from test_live import QUIET, Table, api_deal, live_of, start, text
 from werkzeug.security import generate_password_hash
 
 from scorekeeper.plumbing.db import db

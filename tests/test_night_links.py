@@ -9,9 +9,9 @@ import re
 import secrets
 
 import pytest
+from qr_reader import matrix_of, read_qr
 from sqlalchemy import func, select, update
 from test_night_pages import SLUG, finish_round, holder, open_night
-from test_private_links import matrix_of, read_qr
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Deal, Game, LinkMiss, Night, NightPlayer, NightRound

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from qr_reader import matrix_of, read_qr
 from test_clubs import SLUG, new_club, signup
-from test_private_links import matrix_of, read_qr
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.logs import redact

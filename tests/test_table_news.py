@@ -8,7 +8,7 @@ as entering the deal.
 from __future__ import annotations
 
 import pytest
-from test_live import PHONE_A, PHONE_B, PHONE_C, QUIET, api_deal, entering_of, live_of, say, start
+from live_table import PHONE_A, PHONE_B, PHONE_C, QUIET, api_deal, entering_of, live_of, say, start
 
 from scorekeeper.services import live
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
-from test_private_links import matrix_of, read_qr
+from qr_reader import matrix_of, read_qr
 
 from scorekeeper.services import accounts, clubs
 
