@@ -330,9 +330,10 @@ def run(args: argparse.Namespace, url: str) -> None:
     )
     for c in chosen:
         folded = corrector.folded.get(c.game_id)
-        after = f"{folded - corrector.answered[c.game_id]:.2f} s" if folded else "not folded"
+        answered = corrector.answered[c.game_id]
+        after = f"folded {folded - answered:.2f} s after" if folded else "not folded in time"
         took = ms(corrector.took[c.game_id])
-        print(f"  game {c.game_id} (place {c.place:3}): answered in {took}, folded {after} after")
+        print(f"  game {c.game_id} (place {c.place:3}): answered in {took}, {after}")
     last = max(corrector.answered.values())
     if len(corrector.folded) == len(chosen):
         print(
