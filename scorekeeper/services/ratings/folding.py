@@ -76,9 +76,8 @@ def _fold(
     return steps
 
 
-# Rows in one INSERT statement: many rows a statement, as psycopg's executemany would send one
-# statement a row (130,000 round trips for a club of 10,000 games); 500 rows of 9 columns stay
-# well inside both databases' limits on a statement's parameters.
+# Rows in one INSERT statement on SQLite (PostgreSQL takes them by COPY): 500 rows of 9 columns
+# stay well inside its limit on a statement's parameters.
 ROWS_A_STATEMENT = 500
 
 
@@ -88,6 +87,14 @@ def insert_rows(model_: Any, columns: Sequence[str], values: list[tuple]) -> Non
     if not values:
         return
     connection = db.session.connection()
+    if connection.dialect.name == "postgresql":
+        # COPY: psycopg parses a statement's placeholders again unless it is short, which made
+        # a multi-row INSERT's writing cost more than the fold (bench/refold.py's profile).
+        cursor = connection.connection.dbapi_connection.cursor()
+        with cursor.copy(f"COPY {model_.__tablename__} ({', '.join(columns)}) FROM STDIN") as copy:
+            for one in values:
+                copy.write_row(one)
+        return
     mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
     if connection.dialect.name == "sqlite" and "played_on" in columns:
         # As SQLAlchemy's Date keeps a day in SQLite: its ISO text.

@@ -39,8 +39,10 @@ log = logging.getLogger(__name__)
 # writer) waits a few milliseconds for it at most.
 BATCH = 2_000
 # How long a folder holds a club without renewing (each batch renews it): a folder killed
-# mid-fold holds its club this long, then the next fold takes it over.
-LEASE_SECONDS = 30
+# mid-fold holds its club this long, then the next fold takes it over. Well above the longest
+# compute before a pass's first write (26-43 s for 10,000 games on a loaded 2-core machine,
+# bench/refold.py): a lease that ran out then was taken over and that work lost.
+LEASE_SECONDS = 120
 # More games than this marked at once (an import, many corrections queued): the club is folded
 # whole in one pass, cheaper than place by place.
 MOST_ONE_BY_ONE = 8
