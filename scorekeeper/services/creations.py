@@ -81,19 +81,26 @@ class TooMany:
 def most_of(kind: str) -> int:
     """How many of this kind an address may make within its window, as this server is set."""
     allowance = ALLOWANCES[kind]
-    setting = current_app.config.get(allowance.setting)
+    return as_set(allowance.setting, allowance.most)
+
+
+def as_set(name: str, most: int) -> int:
+    """An allowance as this server is set: the app's config `name`, else the environment's
+    `SCOREKEEPER_<name>`, else `most` (an unusable setting is logged and ignored). Every
+    per-address allowance reads its setting here (creations, writes, exports)."""
+    setting = current_app.config.get(name)
     if setting is None:
-        setting = os.environ.get(f"SCOREKEEPER_{allowance.setting}")
+        setting = os.environ.get(f"SCOREKEEPER_{name}")
     if setting is None:
-        return allowance.most
+        return most
     try:
-        most = int(setting)
+        found = int(setting)
     except (TypeError, ValueError):
-        most = 0
-    if most < 1:
-        log.warning("%s=%r is no allowance: %d used", allowance.setting, setting, allowance.most)
-        return allowance.most
-    return most
+        found = 0
+    if found < 1:
+        log.warning("%s=%r is no allowance: %d used", name, setting, most)
+        return most
+    return found
 
 
 def allow(kind: str, peer: str | None, now: datetime | None = None) -> TooMany | None:

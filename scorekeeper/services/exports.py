@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,7 +29,7 @@ from sqlalchemy import delete, func, select, text
 from scorekeeper.plumbing.addresses import counted_as
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Creation, Game, Member, Night, Rating
-from scorekeeper.services import records, records_read
+from scorekeeper.services import creations, records, records_read
 from scorekeeper.services.standings_filters import Filters
 
 log = logging.getLogger(__name__)
@@ -80,19 +79,7 @@ class TooMany:
 
 def most_of(allowance: Allowance) -> int:
     """The allowance as this server is set (an unusable setting is logged and ignored)."""
-    setting = current_app.config.get(allowance.setting)
-    if setting is None:
-        setting = os.environ.get(f"SCOREKEEPER_{allowance.setting}")
-    if setting is None:
-        return allowance.most
-    try:
-        most = int(setting)
-    except (TypeError, ValueError):
-        most = 0
-    if most < 1:
-        log.warning("%s=%r is no allowance: %d used", allowance.setting, setting, allowance.most)
-        return allowance.most
-    return most
+    return creations.as_set(allowance.setting, allowance.most)
 
 
 def allow(peer: str | None, organiser: bool, now: datetime | None = None) -> TooMany | None:

@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from flask import current_app
 from sqlalchemy import delete, event, select, text, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session as OrmSession
@@ -34,6 +32,7 @@ from sqlalchemy.orm import Session as OrmSession
 from scorekeeper.plumbing.addresses import counted_as
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import WriteTally
+from scorekeeper.services import creations
 
 log = logging.getLogger(__name__)
 
@@ -124,19 +123,7 @@ def most_of(kind: str, whose: str) -> int:
     """How many of this kind a game or an address may send within its window, as this server is
     set (app config, else the environment, else the allowance above)."""
     allowance = ALLOWANCES[(kind, whose)]
-    setting = current_app.config.get(allowance.setting)
-    if setting is None:
-        setting = os.environ.get(f"SCOREKEEPER_{allowance.setting}")
-    if setting is None:
-        return allowance.most
-    try:
-        most = int(setting)
-    except (TypeError, ValueError):
-        most = 0
-    if most < 1:
-        log.warning("%s=%r is no allowance: %d used", allowance.setting, setting, allowance.most)
-        return allowance.most
-    return most
+    return creations.as_set(allowance.setting, allowance.most)
 
 
 # Refusals this process has given, by scope: until their window ends, no count can go down, so
