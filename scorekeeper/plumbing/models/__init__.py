@@ -10,6 +10,7 @@ ratings    each club player's rating within a scope, and its steps game by game
 guards     rows that count what one address does: failed sign-ins, link misses, creations,
            writes
 jobs       long work off the request: a club's records file being imported
+history    what happened to each deal: entered, corrected, agreed, queried (issue 40)
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from scorekeeper.plumbing.models.games import (
     new_secret,
 )
 from scorekeeper.plumbing.models.guards import Creation, LinkMiss, LoginAttempt, WriteTally
+from scorekeeper.plumbing.models.history import DealEvent
 from scorekeeper.plumbing.models.jobs import ImportJob
 from scorekeeper.plumbing.models.live import DealPart, Entering
 from scorekeeper.plumbing.models.nights import Night, NightPlayer, NightRound, NightTable
@@ -41,6 +43,7 @@ __all__ = [
     "Club",
     "Creation",
     "Deal",
+    "DealEvent",
     "DealPart",
     "DealScore",
     "Entering",

@@ -60,6 +60,10 @@ class Club(db.Model):
     # How games started from the table link count in the standings and ratings (a key of
     # services/rating_holds.TABLE_GAMES): every one, or only those an organiser confirmed.
     table_games: Mapped[str] = mapped_column(String(12), default="every", server_default="every")
+    # A finished game locks (only an organiser may correct it then, giving a reason) once every
+    # side has agreed every deal, or this many hours after it ended, whichever comes first;
+    # 0 locks it as it ends (issue 40; services/locking.py).
+    lock_after_hours: Mapped[int] = mapped_column(default=24, server_default="24")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
     organisers: Mapped[list[Organiser]] = relationship(
