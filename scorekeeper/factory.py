@@ -71,6 +71,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         invite,
         lines,
         live,
+        naming,
         night_links,
         rulecards,
         scorer,
@@ -113,6 +114,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         accounts.bp,
         club_pages.bp,
         night_links.bp,
+        naming.bp,
     ):
         app.register_blueprint(blueprint)
     from scorekeeper.web import writing

@@ -66,7 +66,7 @@
   goingOut.forEach(function (choice) { choice.addEventListener("change", markGoingOut); });
 
   // Deal and line forms: the breakdown as figures are entered. The phone's scorer (scorer.js,
-  // loaded once the page has painted and kept by the worker) computes it at each keystroke,
+  // which comes with the page and is kept by the worker) computes it at each keystroke,
   // with or without signal; until it is there, or where it cannot be, the server's breakdown,
   // asked for as typing pauses.
   var form = document.querySelector("form[data-preview]");
@@ -105,18 +105,16 @@
   }
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
-  // The phone's scorer: where the worker keeps it (every visit but a first), from the phone once
-  // the page has painted; on a first visit, once a figure is first touched, so that a page
-  // opened only to look loads nothing it does not use.
-  // A form opened with figures in it (a correction, a page come back to) is scored at once.
-  // Its three scripts, run in order: a deal's entry and checks, its score and the game, the form.
-  function scorer() { hf.load("scorer.js?v="); hf.load("scorer_game.js?v="); hf.load("scorer_form.js?v="); }
   // Whether any figure is on the form (scorer_form.js asks too).
   hf.typed = function () {
     return Array.prototype.some.call(form.elements, function (el) {
       return (el.inputMode === "numeric" && el.value !== "") || (el.checked && el.value !== "");
     });
   };
-  if (hf.typed() || (navigator.serviceWorker && navigator.serviceWorker.controller)) { hf.whenIdle(scorer, 500); }
-  else { form.addEventListener("focusin", scorer, { once: true }); }
+  // The phone's scorer comes with the page (templates/_scorer_scripts.html), so that a phone
+  // that loses signal once the form has loaded still scores it (issue 40: fetched at the first
+  // touch, it never came). A form kept on the phone before then names no scorer: loaded here.
+  hf.load("scorer.js?v=");
+  hf.load("scorer_game.js?v=");
+  hf.load("scorer_form.js?v=");
 })();

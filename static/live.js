@@ -11,6 +11,15 @@
   var number = form && form.querySelector("input[name=number]");
   var token = document.querySelector("input[name=csrf_token]");
 
+  // The address bar shows the game on the screen (issue 40). A page that came as the answer to
+  // a post sits at the post's address: Play again's (the game before) or the new-game form's,
+  // where something between the phone and the server followed the server's redirect for it
+  // (a proxy, or a test's throttled link: Playwright's route.fetch). The server's link instead.
+  var link = live.dataset.link;
+  if (link && window.location.pathname.indexOf(link) !== 0 && window.history.replaceState) {
+    window.history.replaceState(window.history.state, "", link);
+  }
+
   // How often to ask. Every second while something is happening at the table: this page is a
   // deal or line form, the last answer listed someone entering or a side's line in, or the page
   // loaded or the game last changed under a QUICK_FOR ago (hf.quickFor: tests shorten it).
@@ -21,8 +30,13 @@
   // seconds of it (the page fetched again after the answer), however long the other tables
   // play; an unchanged answer is a 304 from one number.
   // Otherwise every 5 seconds; and a hidden page (another tab, the phone asleep) not at all.
+  // With no signal, four times a second whatever else (a request that fails costs the server
+  // nothing): the phones agree within 2 seconds of the signal coming back, the other phones
+  // asking every second (issue 40: at the 5-second pace a phone that lost signal a while ago
+  // took up to 5 seconds just to notice).
   var QUICK = 1000;
   var WAITING = 500;
+  var NO_SIGNAL = 250;
   var SLOW = 5000;
   var QUICK_FOR = hf.quickFor || 30000;
   var FINISHED_FOR = hf.finishedFor || 600000;
@@ -68,6 +82,9 @@
   document.addEventListener("submit", function (event) {
     var again = event.target.closest && event.target.closest("form[data-play-again]");
     if (again && again.elements.started_by) { again.elements.started_by.value = myName(); }
+    // Agree or Query says who answered, and from which phone.
+    var answer = event.target.closest && event.target.closest("form[data-answer]");
+    if (answer) { answer.elements.by.value = myName(); answer.elements.device.value = device(); }
   });
   // A line sent from this phone, remembered so that the phone can say when another phone's
   // later line for the same side took its place.
@@ -139,6 +156,8 @@
   var timer = null;
   var version = live.dataset.version;
   var shownLines = live.dataset.lines;
+  var shownAnswers = live.dataset.answers; // the sides' agreements and queries, as a token
+  var queried = ""; // the queries standing, said on a form (the scoreboard shows them itself)
   var lively = Date.now(); // the page loaded, or the game last changed
   var finished = false;
   var nextGame = null; // the table's next game, once someone tapped Play again
@@ -185,7 +204,7 @@
   function show() {
     clearTimeout(show.timer);
     var names = fresh().map(function (e) { return e.name + " is entering deal " + e.deal; });
-    status(news + (names.length ? names.join(". ") + ". " : "") + said, nextGame);
+    status(news + (names.length ? names.join(". ") + ". " : "") + queried + said, nextGame);
     if (entering.length) {
       var next = Math.min.apply(null, entering.map(function (e) { return e.until; }));
       show.timer = setTimeout(show, next - Date.now() + 20);
@@ -220,6 +239,7 @@
     finished = !!state.finished;
     nextGame = state.next_game || null;
     waiting = !!state.waiting;
+    queried = form && state.queries && state.queries.length ? state.queries.join(". ") + ". " : "";
   }
 
   function quick() {
@@ -230,17 +250,30 @@
   function later() {
     clearTimeout(timer);
     if (!gone && !document.hidden) {
-      timer = setTimeout(poll, finished && waiting ? WAITING : quick() ? QUICK : SLOW);
+      timer = setTimeout(poll, !hf.signal ? NO_SIGNAL : finished && waiting ? WAITING : quick() ? QUICK : SLOW);
     }
   }
+  // The phone says its signal is back (only a hint: a club's wifi may say so with no internet).
+  window.addEventListener("online", function () { poll(); });
+  // The deals waiting on this phone went (sent: offline.js lists them again): the server has
+  // them now, and this page shows its figures at once rather than at the next poll.
+  var held = 0;
+  document.addEventListener("hf:waiting", function () {
+    var now = hf.waiting ? hf.waiting().length : 0;
+    if (now < held) { poll(); }
+    held = now;
+  });
   document.addEventListener("visibilitychange", function () {
     if (document.hidden) { clearTimeout(timer); } else { poll(); }
   });
 
+  var again = false; // asked while a question was out: asked again as soon as it is answered
   function poll() {
     clearTimeout(timer);
+    if (busy) { again = true; }
     if (gone || busy || document.hidden) { return; }
     busy = true;
+    again = false;
     var headers = etag ? { "If-None-Match": etag } : {};
     request(live.dataset.live + "?device=" + device(), { headers: headers, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
@@ -268,6 +301,12 @@
           shownNight = state.night || "";
           return refreshPage(state);
         }
+        // A side agreed or queried a deal: the scoreboard shows its marks and queries again.
+        if (shownAnswers !== undefined && state.answers !== shownAnswers && !form && state.version === version) {
+          shownAnswers = state.answers;
+          return refreshPage(state);
+        }
+        shownAnswers = state.answers;
         if (state.lines !== shownLines && !form && state.version === version) {
           shownLines = state.lines;
           return refreshPage(state);
@@ -296,7 +335,7 @@
       .catch(function () { /* no signal: the note says so; asked again soon */ })
       .then(function () {
         busy = false;
-        later();
+        if (again) { poll(); } else { later(); }
       });
   }
   function refreshPage(state) {
@@ -314,6 +353,7 @@
         version = live.dataset.version || state.version;
         shownLines = live.dataset.lines || state.lines;
         shownNight = live.dataset.night || "";
+        shownAnswers = live.dataset.answers;
         // A page older than the answer that sent for it (a server behind the one that answered)
         // would be kept by the answer's ETag, every poll an empty 304: the next asks in full.
         if (version !== state.version || shownNight !== (state.night || "")) { etag = null; }

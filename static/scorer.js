@@ -10,8 +10,8 @@
 // the figures, and the deal's checks), scorer_game.js (a deal's score and the game it adds to:
 // totals, minimums, the end, who deals; window.hfScorer, the whole engine, is published there)
 // and, on the deal and line forms, scorer_form.js (the breakdown drawn at each keystroke).
-// Loaded by form.js and offline.js once the page has painted; runs in a page or, for that
-// test, anywhere with no DOM at all.
+// Loaded with the deal and line forms, and by provisional.js on a scoreboard with deals waiting;
+// runs in a page or, for that test, anywhere with no DOM at all.
 (function (root) {
   "use strict";
 
@@ -104,9 +104,44 @@
     return parse(stated, data);
   }
 
+  // The figures the phone cannot judge: a figure or a kind (a card class, a book, a bonus) the
+  // server's words name none of, or a value that is no whole number in bounds. The engine
+  // refuses them in words the phone does not copy; such an entry is left for the server to
+  // judge when it is sent (`unjudged`), never scored here (its card points would be NaN).
+  function whole(stated, value) {
+    return typeof value === "number" && value % 1 === 0 && value >= 0 && value <= stated.max_figure;
+  }
+  function unknown(stated, d, side) {
+    var words = stated.words;
+    var cards = {};
+    words.card_order.forEach(function (card) { cards[card] = true; });
+    var kinds = { books: words.books, open_books: words.books, bonuses: words.bonuses,
+      melded_cards: cards, leftover_cards: cards };
+    var found = [];
+    if (!d || typeof d !== "object" || Array.isArray(d)) { return [[side, ""]]; }
+    each(d, function (name, value) {
+      if (!has(words.fields, name)) { found.push([side, name]); }
+      else if (name === "went_out") { if (typeof value !== "boolean") { found.push([side, name]); } }
+      else if (has(kinds, name)) {
+        if (value === null) { return; }
+        if (typeof value !== "object" || Array.isArray(value)) { found.push([side, name]); return; }
+        each(value, function (kind, n) {
+          if (!has(kinds[name], kind) || !whole(stated, n)) { found.push([side, name + "." + kind]); }
+        });
+      } else if (!(value === null && /^(melded|leftover)_points$/.test(name)) && !whole(stated, value)) {
+        found.push([side, name]);
+      }
+    });
+    return found;
+  }
+
   // What the engine's parse refuses of figures that are each a whole number (rules/deal.py
   // _parse, then games.entries_from names the side).
   function parse(stated, data) {
+    var unjudged = [];
+    if (!Array.isArray(data) || data.length !== stated.game.sides.length) { unjudged.push([null, ""]); }
+    else { data.forEach(function (d, side) { unjudged = unjudged.concat(unknown(stated, d, side)); }); }
+    if (unjudged.length) { return { refusals: [], entries: null, unjudged: unjudged }; }
     var refusals = [];
     var fields = stated.words.fields;
     data.forEach(function (d, side) {

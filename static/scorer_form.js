@@ -1,12 +1,13 @@
 // The phone's scorer on the deal and line forms: each figure typed, the deal's breakdown drawn
 // as the server draws it (or what is refused), then checked against the server's once typing
-// pauses. Loaded by form.js after scorer.js and scorer_game.js (window.hfScorer, the engine).
+// pauses. Loaded with the deal and line forms (templates/_scorer_scripts.html), after form.js,
+// scorer.js and scorer_game.js (window.hfScorer, the engine).
 (function (root) {
   "use strict";
 
   var S = root.hfScorer;
   var fromForm = S.fromForm, extend = S.extend, correct = S.correct, saved = S.saved;
-  var withWaiting = S.withWaiting, Refused = S.Refused, signed = S.signed, ask = S.ask;
+  var withWaiting = S.withWaiting, Refused = S.Refused, Unjudged = S.Unjudged, signed = S.signed, ask = S.ask;
 
   // --- a breakdown drawn ------------------------------------------------------------------
   function el(tag, text, className) {
@@ -69,31 +70,60 @@
     return named;
   }
 
+  // A refusal's figures (scorer.js figures) as the form names its fields: s0-books-clean.
+  function fieldOf(form, figure) {
+    var name = figure[1] === "went_out" ? "went_out" : "s" + figure[0] + "-" + figure[1].replace(".", "-");
+    return figure[0] === null && name !== "went_out" ? null : form.querySelector("[name='" + CSS.escape(name) + "']");
+  }
+
   function scoreTheForm(hf, game, form, target) {
     var stated = null;
     var base = null; // the game before this form's deal: saved deals, then those waiting here
     var timer = null;
+    var refused = null; // what the phone refuses of the figures now on the form
+    var differs = false; // the server's breakdown shown in place of the phone's: the server judges
     var editing = /\/deals\/(\d+)\/edit$/.exec(window.location.pathname);
+    var numbered = form.dataset.line ? null : form.querySelector("input[name=number]");
+    function said(name, deal) { return ((stated.queue || {})[name] || "").replace("{deal}", deal); }
     function score() {
       var parsed = fromForm(stated, formPairs(form), formLabels(form));
+      // A new deal goes as the number its form shows (offline.js moves it on past the deals
+      // waiting here); a side's line, on top of what waits.
+      var next = base.deals.length + 1;
+      var number = editing ? Number(editing[1]) : numbered ? Number(numbered.value) || next : next;
       var drawn;
-      if (!parsed.entries) {
-        drawn = draw(stated, null, parsed.refusals, form.dataset.line);
-      } else {
-        try {
-          var number = editing ? Number(editing[1]) : base.deals.length + 1;
-          var after = editing ? correct(stated, saved(stated), number, parsed.entries) :
-            extend(stated, base, parsed.entries);
-          drawn = draw(stated, after.deals[number - 1], [], form.dataset.line);
-        } catch (refused) {
-          if (!(refused instanceof Refused)) { throw refused; }
-          drawn = draw(stated, null, refused.refusals, form.dataset.line);
+      refused = null;
+      try {
+        if (parsed.unjudged) { throw new Unjudged(parsed.unjudged); }
+        if (!parsed.entries) { throw new Refused(parsed.refusals); }
+        if (!editing && number !== next) {
+          // A deal waiting before this one is not counted here: what this one refuses of itself
+          // still is, and the rest is the server's to judge.
+          S.scoreDeal(stated, parsed.entries);
+          throw new Unjudged([], next);
         }
+        var after = editing ? correct(stated, saved(stated), number, parsed.entries) :
+          extend(stated, base, parsed.entries);
+        drawn = draw(stated, after.deals[number - 1], [], form.dataset.line);
+      } catch (problem) {
+        if (problem instanceof Refused) {
+          refused = problem.refusals;
+          drawn = draw(stated, null, problem.refusals, form.dataset.line);
+        } else if (problem instanceof Unjudged) {
+          drawn = el("p", problem.after ? said("unjudged_after", problem.after) : said("unjudged"), "hint");
+        } else { throw problem; }
       }
       target.textContent = "";
       target.appendChild(drawn);
     }
+    // The note that Save refused, beside the breakdown (not in it: the server's is compared).
+    function unsaid() {
+      var note = target.parentNode.querySelector("[data-refused-save]");
+      if (note) { note.remove(); }
+    }
     function changed() {
+      differs = false;
+      unsaid();
       score();
       // The server checks the phone's figures once typing pauses, where there is signal.
       clearTimeout(timer);
@@ -111,13 +141,43 @@
       theirs.insertBefore(note, theirs.firstChild);
       target.textContent = "";
       while (theirs.firstChild) { target.appendChild(theirs.firstChild); }
+      differs = true;
     }
-    // The deals waiting on this phone to be sent come before this form's (offline.js).
+    // Save refuses what the phone refuses, with signal or none, as the server would: nothing is
+    // sent or kept to send, and the first refused figure is brought to hand. Before the form's
+    // own listeners (app.js would disable Save). A kept deal sent again to see the server's
+    // answer (offline.js, data-resend) goes, as does one whose breakdown is the server's.
+    document.addEventListener("submit", function (event) {
+      if (event.target !== form) { return; }
+      if ("resend" in form.dataset) { delete form.dataset.resend; return; }
+      if (differs) { return; }
+      score();
+      if (!refused) { return; }
+      event.preventDefault();
+      event.stopPropagation();
+      unsaid();
+      var note = el("p", said("refused_save"), "error");
+      note.setAttribute("role", "alert");
+      note.setAttribute("data-refused-save", "");
+      target.parentNode.insertBefore(note, target);
+      var figure = refused.map(S.figures).reduce(function (all, f) { return all.concat(f); }, [])
+        .map(function (f) { return fieldOf(form, f); }).filter(Boolean)[0];
+      if (figure) { figure.focus(); } else { target.scrollIntoView(); }
+    }, true);
+    // The deals waiting on this phone to be sent come before this form's (offline.js): those
+    // numbered before it, and every correction.
     function ready() {
-      base = withWaiting(stated, hf.waiting ? hf.waiting() : []).progress;
+      var mine = numbered ? Number(numbered.value) : 0;
+      var before = (hf.waiting ? hf.waiting() : []).filter(function (item) {
+        return !mine || /\/edit$/.test(item.url) || item.number < mine;
+      });
+      base = withWaiting(stated, before).progress;
       if (hf.typed()) { score(); }
     }
-    ask(game).then(function (found) {
+    // What the server states of the game comes in the form (data-stated), read at the page's
+    // load; a form kept on the phone from before it did asks (the worker answers offline).
+    var given = form.dataset.stated;
+    (given ? Promise.resolve(JSON.parse(given)) : ask(game)).then(function (found) {
       stated = found;
       hf.scoring = true;
       form.addEventListener("input", changed);

@@ -71,15 +71,25 @@
     this.message = refusals.map(function (r) { return r.message; }).join("; ");
   }
 
+  // Figures the phone cannot judge (scorer.js parse `unjudged`), or a score it could not work
+  // out: the server judges them once sent; nothing of them is shown as a figure here.
+  // `after`: the deal waiting before it that the phone could not count.
+  function Unjudged(inputs, after) {
+    this.inputs = inputs || [];
+    this.after = after || null;
+  }
+
   function scoreDeal(stated, entries, check) {
     var refusals = check === false ? [] : checkDeal(stated, entries);
     if (refusals.length) { throw new Refused(refusals); }
     var sides = stated.game.sides;
-    return entries.map(function (e, index) {
+    var scores = entries.map(function (e, index) {
       var other = null;
       if (stated.rules.open_books_to_other_team && entries.length === 2) { other = entries[1 - index]; }
       return scoreSide(stated, e, other, other ? sides[1 - index].name : "");
     });
+    if (!scores.every(function (score) { return isFinite(score.total); })) { throw new Unjudged(); }
+    return scores;
   }
 
   // --- a game (rules/game.py play, extend, correct_deal) ------------------------------------
@@ -127,7 +137,7 @@
     try {
       scores = scoreDeal(stated, entries, check);
     } catch (refused) {
-      if (corrected === null || corrected === number) { throw refused; }
+      if (!(refused instanceof Refused) || corrected === null || corrected === number) { throw refused; }
       throw new Refused([refusal(null, "deal", "Deal " + number + " no longer adds up: " + refused.message)]);
     }
     var totals = progress.totals.map(function (total, i) { return total + scores[i].total; });
@@ -202,32 +212,46 @@
   }
 
   // The game with the deals waiting on this phone to be sent (offline.js; each as its form was
-  // sent): a new deal after the saved ones, a correction in its deal's place. One the phone
-  // itself refuses is left out, with why (`refusals`); the server still judges it once sent.
+  // sent, oldest first): a correction in its deal's place, a new deal after the saved ones with
+  // the number its form showed, as the server numbers them once they are sent one after another.
+  // The phone counts them in order up to the first it cannot, and none after it (`after`: the
+  // deal they wait for): one it refuses (`refusals`), cannot judge (`unjudged`), or numbered
+  // otherwise than the server's next (`stale`: a deal saved meanwhile). The server judges each
+  // once sent. `progress` is the game with the deals counted.
   function withWaiting(stated, items) {
     var deals = saved(stated);
+    var gap = null;
+    var next = deals.length + 1;
     var rows = items.map(function (item) {
       var parsed = fromForm(stated, Array.from(new URLSearchParams(item.body)), null);
       var edit = /\/deals\/(\d+)\/edit$/.exec(item.url);
-      var row = { key: item.key, number: edit ? Number(edit[1]) : deals.length + 1, refusals: parsed.refusals };
-      if (!parsed.entries || row.number > deals.length + 1) { return row; }
-      try {
-        if (edit) {
-          correct(stated, deals, row.number, parsed.entries);
-          deals = deals.slice();
-          deals[row.number - 1] = parsed.entries;
-        } else {
-          extend(stated, play(stated, deals, null, false), parsed.entries);
-          deals = deals.concat([parsed.entries]);
+      var number = edit ? Number(edit[1]) : Number(item.number) || next;
+      if (!edit) { next = number + 1; }
+      var row = { key: item.key, number: number, refusals: parsed.refusals, unjudged: !!parsed.unjudged };
+      if (gap !== null) { row.after = gap; return row; }
+      if (edit ? number > deals.length : number !== deals.length + 1) {
+        if (number <= deals.length) { row.stale = true; } else { row.after = deals.length + 1; }
+      } else if (parsed.entries) {
+        try {
+          if (edit) {
+            correct(stated, deals, number, parsed.entries);
+            deals = deals.slice();
+            deals[number - 1] = parsed.entries;
+          } else {
+            extend(stated, play(stated, deals, null, false), parsed.entries);
+            deals = deals.concat([parsed.entries]);
+          }
+          row.counted = true;
+        } catch (refused) {
+          if (refused instanceof Unjudged) { row.unjudged = true; }
+          else if (refused instanceof Refused) { row.refusals = refused.refusals; }
+          else { throw refused; }
         }
-        row.counted = true;
-      } catch (refused) {
-        if (!(refused instanceof Refused)) { throw refused; }
-        row.refusals = refused.refusals;
       }
+      if (!row.counted) { gap = row.after || number; }
       return row;
     });
-    return { rows: rows, progress: play(stated, deals, null, false) };
+    return { rows: rows, progress: play(stated, deals, null, false), next: next };
   }
   // What the server states of a game (web/scorer.py); the worker answers with no signal.
   function ask(game) {
@@ -250,11 +274,12 @@
     limitReached: limitReached,
     figures: D.figures,
     Refused: Refused,
+    Unjudged: Unjudged,
     comma: comma,
     signed: D.signed,
     figure: D.figure,
     ask: ask,
   };
-  // On a page: offline.js (the scoreboard's deals waiting to send) is told the scorer is here.
+  // On a page: provisional.js (the scoreboard's deals waiting to send) is told the scorer is here.
   if (root.document && root.hf) { document.dispatchEvent(new CustomEvent("hf:scorer")); }
 })(typeof window !== "undefined" ? window : this);

@@ -13,9 +13,12 @@ const PAGES = "pages-v1";
 const SHELL_FILES = [
   "/static/app.css?v=",
   "/static/app.js?v=",
+  "/static/comfort.js?v=",
+  "/static/larger.css?v=",
   "/static/form.js?v=",
   "/static/live.js?v=",
   "/static/offline.js?v=",
+  "/static/provisional.js?v=",
   "/static/scorer.js?v=",
   "/static/scorer_game.js?v=",
   "/static/scorer_form.js?v=",
@@ -45,12 +48,36 @@ let forgetting = Promise.resolve();
 // game's other pages, fetched in the background while "Forget my games" was tapped) is not kept.
 let forgotten = 0;
 const NEVER_KEPT = /^\/(api|login|logout|signup)\b|\/(live|entering|preview)$|\.csv$/;
+// The deals waiting to send: their store on the phone, and sending them (sw_outbox.js).
+importScripts("/static/sw_outbox.js?v=");
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
-    caches.open(SHELL).then((cache) => cache.addAll(SHELL_FILES)).then(() => self.skipWaiting()),
+    caches
+      .open(SHELL)
+      .then((cache) => cache.addAll(SHELL_FILES))
+      .then(keepOpenGames)
+      .then(() => self.skipWaiting()),
   );
 });
+
+// A first visit: the game whose page is open (its QR code's scoreboard, or its deal form) is
+// kept with the app's files, before this worker looks after the page, so that the phone
+// scores it with no signal from then on (issue 40: its deal form and what the phone's scorer
+// is told were kept only from the next page shown). A page not kept costs the worker nothing.
+const GAME_PAGE = /^\/t\/([\w-]{22})(?:\/|$)/;
+async function keepOpenGames() {
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const urls = [];
+  for (const client of windows) {
+    const path = new URL(client.url).pathname;
+    const game = path.match(GAME_PAGE);
+    if (!game) continue;
+    const link = `/t/${game[1]}`;
+    urls.push(path, link, `${link}/deals/new`, `${link}/scorer`, `${link}/rules`);
+  }
+  await keepPages([...new Set(urls)], false).catch(() => {});
+}
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
@@ -228,6 +255,9 @@ async function sendOrKeep(request, url) {
     return response;
   } catch (error) {
     const game = url.pathname.match(DEAL_FORM)[1];
+    // A kept deal fixed and saved again keeps its place in the queue (its first `at`): the
+    // deals entered after it are sent after it, with the numbers the phone showed them.
+    const was = key ? await outbox.get(key) : null;
     await outbox.put({
       key: key || crypto.randomUUID().replace(/-/g, ""),
       game: game,
@@ -235,7 +265,7 @@ async function sendOrKeep(request, url) {
       body: body,
       // A new deal's form names its number; a correction's address does.
       number: Number(fields.get("number") || (url.pathname.match(/(\d+)\/edit$/) || [])[1]) || null,
-      at: Date.now(),
+      at: was ? was.at : Date.now(),
       state: "waiting",
       message: "",
     });
@@ -244,97 +274,12 @@ async function sendOrKeep(request, url) {
   }
 }
 
-// Sending what waits, oldest first. A game's later deals wait behind one that needs a person.
-// Tried when a request has just got through (a page fetched here, a page's live poll answered)
-// and every 5 seconds while deals wait; a send that fails leaves the deal waiting.
-//
-// One send at a time. A flush asked for while one runs goes after it: the signal may have come
-// back since the running one began, and its answer would otherwise be the old failure.
-let flushing = null;
-let nextFlush = null;
-function flush() {
-  if (!flushing) {
-    flushing = sendAll().finally(() => (flushing = null));
-    return flushing;
-  }
-  nextFlush =
-    nextFlush ||
-    flushing
-      .catch(() => {})
-      .then(() => {
-        nextFlush = null;
-        return flush();
-      });
-  return nextFlush;
-}
-let flushTimer = null;
-function flushSoon() {
-  clearTimeout(flushTimer);
-  flushTimer = setTimeout(flush, 200);
-}
-
-async function sendAll() {
-  const items = (await outbox.all()).sort((a, b) => a.at - b.at);
-  const stuck = new Set(items.filter((i) => i.state !== "waiting").map((i) => i.game));
-  let changed = false;
-  for (const item of items) {
-    if (item.state !== "waiting" || stuck.has(item.game)) continue;
-    let response;
-    try {
-      response = await fetch(item.url, {
-        method: "POST",
-        body: item.body,
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        credentials: "same-origin",
-        redirect: "manual",
-      });
-    } catch (error) {
-      break; // still no signal: try again later
-    }
-    changed = true;
-    if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
-      await outbox.remove(item.key); // saved, or saved already: the key makes it once
-      continue;
-    }
-    // The server's trouble, or this game's or address's allowance of writes spent for now
-    // (429, services/writes.py): try again later, as the page's outbox does every few seconds.
-    if (response.status >= 500 || response.status === 429) break;
-    item.state = response.status === 409 ? "conflict" : "refused";
-    const messages = LINE.test(item.url) ? { ...MESSAGES, ...LINE_MESSAGES } : MESSAGES;
-    item.message = messages[response.status] || messages.other;
-    await outbox.put(item);
-    stuck.add(item.game);
-  }
-  if (changed) announce();
-}
-
-const MESSAGES = {
-  409: "Another phone saved this deal meanwhile, or the game ended. Look at both and decide.",
-  422: "The server refused a figure. Open it to see which.",
-  400: "This phone's session ran out. Open it to send it again.",
-  403: "This phone may no longer enter deals in this game.",
-  404: "This game is no longer on the server.",
-  other: "It could not be sent. Open it to try again.",
-};
-
-// A side's own line meets other things than a whole deal does.
-const LINE_MESSAGES = {
-  409: "The deal was saved meanwhile, or another phone sent a later line for this side. Open it to see both.",
-  422: "The server refused a figure of this line. Open it to see which.",
-};
-
-async function announce() {
-  const items = await outbox.all();
-  const windows = await self.clients.matchAll({ type: "window" });
-  windows.forEach((client) => client.postMessage({ type: "outbox", items: items }));
-}
-
 self.addEventListener("message", (event) => {
   const message = event.data || {};
   const reply = (items) => event.source && event.source.postMessage({ type: "outbox", items });
   let work;
   if (message.type === "flush") work = flush().then(() => outbox.all());
-  else if (message.type === "discard") work = outbox.remove(message.key).then(announce);
+  else if (message.type === "discard") work = discard(message.key).then(announce).then(flushSoon);
   else if (message.type === "keep") work = keepPages(message.urls || [], !!message.again);
   else if (message.type === "list") work = outbox.all();
   else return;
@@ -361,36 +306,3 @@ async function keepPages(urls, again) {
     }
   }
 }
-
-// The deals waiting to send, in IndexedDB: it outlives the worker and the page.
-const outbox = {
-  open() {
-    this.db =
-      this.db ||
-      new Promise((resolve, reject) => {
-        const request = indexedDB.open("scorekeeper", 1);
-        request.onupgradeneeded = () => request.result.createObjectStore("outbox", { keyPath: "key" });
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-    return this.db;
-  },
-  async run(mode, act) {
-    const db = await this.open();
-    return new Promise((resolve, reject) => {
-      const tx = db.transaction("outbox", mode);
-      const result = act(tx.objectStore("outbox"));
-      tx.oncomplete = () => resolve(result && result.result);
-      tx.onerror = () => reject(tx.error);
-    });
-  },
-  all() {
-    return this.run("readonly", (store) => store.getAll());
-  },
-  put(item) {
-    return this.run("readwrite", (store) => store.put(item));
-  },
-  remove(key) {
-    return this.run("readwrite", (store) => store.delete(key));
-  },
-};

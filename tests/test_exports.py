@@ -17,7 +17,15 @@ from test_records import CLASSIC_DEALS, MEMBERS, build_club
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Creation, Deal, Game, Member, Side
-from scorekeeper.services import clubs, deals, exports, games, records, records_read
+from scorekeeper.services import (
+    clubs,
+    deal_history,
+    deals,
+    exports,
+    games,
+    records,
+    records_read,
+)
 from scorekeeper.services.access import Level
 from scorekeeper.services.games import SideSetup
 from scorekeeper.services.members import rename_member
@@ -57,8 +65,14 @@ def reference_deals(club: Club, filters: Filters) -> str:
     for game in _loaded(club, filters, finished_only=False):
         house = json.dumps(game.house_rules or {}, separators=(",", ":"), sort_keys=True)
         head = [game.id, game.played_on.isoformat(), game.ruleset, game.decks, house]
+        history = _history(game)
         for deal in game.deals or [None]:
             scores = {score.side_position: score for score in deal.scores} if deal else {}
+            # Issue 40: the deal's history on its first side's row.
+            cell = ""
+            if deal is not None:
+                current = [{"entry": s.entry, "total": s.total} for s in deal.scores]
+                cell = records.history_cell(history.get(deal.number, []), current)
             for side in game.sides:
                 score = scores.get(side.position)
                 guests = "; ".join(p.name for p in side.players if p.member_id is None)
@@ -75,8 +89,29 @@ def reference_deals(club: Club, filters: Filters) -> str:
                         else:
                             row.append("" if value is None else str(value))
                     row.append(score.total)
-                rows.append([*row, to_cell(game.rules_name or "")])
+                rows.append([*row, to_cell(game.rules_name or ""), cell])
+                cell = ""
     return _text(rows)
+
+
+def _history(game: Game) -> dict[int, list[dict]]:
+    """Each deal's history as the deals file writes it, by deal number."""
+    found: dict[int, list[dict]] = {}
+    for event in deal_history.events_of(game):
+        found.setdefault(event.deal_number, []).append(
+            records_read.history_of(
+                event.kind,
+                event.side_position,
+                event.by,
+                event.device,
+                event.at,
+                event.deal_version,
+                event.reason,
+                event.before,
+                event.after,
+            )
+        )
+    return found
 
 
 def _loaded(club: Club, filters: Filters, *, finished_only: bool) -> list[Game]:

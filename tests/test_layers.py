@@ -123,6 +123,7 @@ SHARED_WEB = {
     "sharing",
     "creating",
     "writing",
+    "phone_name",  # the name a phone goes by (its session), for every blueprint's sender
 }
 
 

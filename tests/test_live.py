@@ -58,6 +58,8 @@ def test_live_answer_is_json_with_an_etag_and_no_cache(client):
         "next_game",
         "night",
         "waiting",
+        "answers",
+        "queries",
     }
     assert body["news"] is None and body["next_game"] is None
     # A game of no club night: nothing of a night to follow, nothing to wait for.

@@ -208,6 +208,7 @@ def test_every_write_with_only_the_board_link_is_refused(app, olga):
         "home.forget",
         "games.forget_remembered_rules",
         "clubs.new",
+        "phone_name.give_name",  # the phone's own name, kept in its own session
     }
     values = {
         "slug": SLUG,

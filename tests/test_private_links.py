@@ -118,6 +118,7 @@ PUBLIC = {
     "home.index": "this phone's own games only (tested above)",
     "home.forget": "forgets this phone's own list",
     "games.forget_remembered_rules": "forgets one of this phone's own rules",
+    "phone_name.give_name": "keeps the name this phone goes by, in its own session",
     "games.new": "starting a new game",
     "rulecards.index": "the published rule sets",
     "rulecards.card": "the published rule sets",

@@ -155,9 +155,10 @@ def test_an_older_deals_file_without_the_rule_set_column_still_imports(app, clie
     with app.app_context():
         club = clubs.club_by_slug(SLUG)
         rows = list(csv.reader(io.StringIO(records.export_deals(club, standings.Filters()))))
-        assert rows[0][-1] == "rule_set"
+        # Before saved rule sets, and before each deal's history (issue 40) after them.
+        assert rows[0][-2:] == ["rule_set", "history"]
         older = io.StringIO()
-        csv.writer(older).writerows(row[:-1] for row in rows)
+        csv.writer(older).writerows(row[:-2] for row in rows)
         olga = club.organisers[0]
         target = clubs.create_club("Target", "target", olga)
         assert records_import.import_deals(target, older.getvalue()).games == 1
@@ -165,13 +166,13 @@ def test_an_older_deals_file_without_the_rule_set_column_still_imports(app, clie
         assert (game.saved_rules_id, game.rules_name, game.house_rules) == (None, None, THURSDAY)
         # A name that changes within one game, or is unprintable, names its line and column.
         mixed = [rows[0], *rows[1:]]
-        mixed[2] = [*mixed[2][:-1], "Friday rules"]
+        mixed[2] = [*mixed[2][:-2], "Friday rules", mixed[2][-1]]
         broken = io.StringIO()
         csv.writer(broken).writerows(mixed)
         with pytest.raises(records_import.ImportRefused) as refused:
             records_import.import_deals(clubs.club_by_slug("target"), broken.getvalue())
         assert (refused.value.line, refused.value.column) == (3, "rule_set")
-        mixed[2] = [*mixed[2][:-1], "Thurs\u202eday"]
+        mixed[2] = [*mixed[2][:-2], "Thurs\u202eday", mixed[2][-1]]
         broken = io.StringIO()
         csv.writer(broken).writerows(mixed)
         with pytest.raises(records_import.ImportRefused) as refused:

@@ -29,6 +29,7 @@ from schemathesis.specs.openapi.checks import (
 
 from scorekeeper import create_app
 from scorekeeper import rules as engine
+from scorekeeper.plumbing.db import db
 from scorekeeper.services import clubs, links, writes
 
 CHECKS = [
@@ -165,7 +166,11 @@ def seeded(app):
     for name in ("Ann", "Bob", "Cat", "Dan"):
         assert organiser.post(f"/clubs/{CLUB_SLUG}/members", data={"name": name}).status_code == 302
     with app.app_context():
-        code = clubs.club_by_slug(CLUB_SLUG).table_code
+        club = clubs.club_by_slug(CLUB_SLUG)
+        code = club.table_code
+        # A finished game locks as it ends (issue 40): only an organiser may correct it (403).
+        club.lock_after_hours = 0
+        db.session.commit()
     # The club game needs the table code; the header is only on these requests.
     table = {"X-Table-Code": code}
     rules = {"end_after_deals": 1}
@@ -259,7 +264,7 @@ ANSWERS = [
     _answer("/api/v1/games/1/deals", "POST", 415, **NOT_JSON),
     _answer("/api/v1/games/1/deals", "POST", 400, **NOT_AN_OBJECT),
     # The club's finished game, by its key: the key alone scores a club game (issue 37), so a
-    # new deal meets the game over (409); correcting one is still the organisers' (403).
+    # new deal meets the game over (409); correcting it once locked is the organisers' (403).
     _answer(f"/api/v1/games/{GAMES}/deals", "POST", 409, **BLANK_DEAL),
     _answer("/api/v1/games/1/deals/1", "PUT", 415, **NOT_JSON),
     _answer("/api/v1/games/1/deals/1", "PUT", 400, **NOT_AN_OBJECT),

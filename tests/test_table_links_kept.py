@@ -14,6 +14,7 @@ import secrets
 import pytest
 
 from scorekeeper.plumbing.db import db
+from scorekeeper.rules.terms import MAX_DEVICE_NAME
 from scorekeeper.services import accounts, clubs
 from scorekeeper.web.access import (
     GAMES,
@@ -25,6 +26,7 @@ from scorekeeper.web.access import (
     SIDES,
     TABLES,
 )
+from scorekeeper.web.phone_name import NAME
 
 PASSWORD = "quiet-harbour-7341-lantern"
 # What a browser keeps of one cookie: its name, value and attributes (RFC 6265, section 6.1).
@@ -174,6 +176,8 @@ def test_the_cookie_stays_under_4_kb_with_the_most_of_everything_kept(app):
         games = [secrets.token_urlsafe(16) for _ in range(MY_GAMES_KEPT)]
         session[GAMES] = games
         session[SIDES] = [[secret, 5] for secret in games]
+        # The longest name a phone goes by (issue 40: asked once, kept in the session).
+        session[NAME] = secrets.token_urlsafe(MAX_DEVICE_NAME)[:MAX_DEVICE_NAME]
         session[RULES] = [
             # Names as typed, not as repetitive as a padding would compress.
             {"name": secrets.token_urlsafe(share)[: share - len(rule_link)], "link": rule_link}

@@ -9,6 +9,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from scorekeeper.plumbing.models import Club, Game
+from scorekeeper.services.locking import is_locked
 
 
 class Level(IntEnum):
@@ -26,9 +27,9 @@ TO_ENTER = Level.TABLE
 
 
 def needed_to_correct(game: Game) -> Level:
-    """A club's finished record changes only by an organiser's hand; anything else, the table's."""
-    finished_club_game = game.club_id is not None and game.finished_at is not None
-    return Level.ORGANISER if finished_club_game else Level.TABLE
+    """A club's locked game changes only by an organiser's hand (`locking.lock_of`: every side
+    agreed every deal, or the club's hours after it ended); anything else, the table's."""
+    return Level.ORGANISER if is_locked(game) else Level.TABLE
 
 
 def may_correct(game: Game, level: Level) -> bool:

@@ -32,6 +32,7 @@ from scorekeeper.services.accounts import organiser_named
 from scorekeeper.services.club_refusals import ClubRefused as ClubRefused
 from scorekeeper.services.club_refusals import RulesRefused as RulesRefused
 from scorekeeper.services.club_refusals import check_name as _check_name
+from scorekeeper.services.locking import MOST_HOURS as MOST_LOCK_HOURS
 from scorekeeper.services.ratings import kept
 from scorekeeper.services.saved_rules import create_saved_rules as create_saved_rules
 from scorekeeper.services.saved_rules import default_rules as default_rules
@@ -174,15 +175,20 @@ def update_settings(
     tables_run_nights: bool | None = None,
     standings_sort: str | None = None,
     self_check_in: bool | None = None,
+    lock_after_hours: int | None = None,
 ) -> None:
     """Change the club's name, visibility and ranking threshold, whether phones holding the
-    table link may open and run club nights, and the standings' order when none is asked
-    (None: left as it is)."""
+    table link may open and run club nights, the standings' order when none is asked, and the
+    hours after which a finished game locks (`locking.py`) (None: left as it is)."""
     _check_name(name, "Club name")
     if not 1 <= len(name.strip()) <= MAX_CLUB_NAME:
         raise ClubRefused(f"A club needs a name of up to {MAX_CLUB_NAME} characters.")
     if not 0 <= min_games <= 1000:
         raise ClubRefused("The games needed to be ranked must be between 0 and 1,000.")
+    if lock_after_hours is not None and not 0 <= lock_after_hours <= MOST_LOCK_HOURS:
+        raise ClubRefused(
+            f"The hours before a finished game locks must be between 0 and {MOST_LOCK_HOURS}."
+        )
     # Imported here: standings reaches this module back through nights and members.
     from scorekeeper.services.standings import SORTS
 
@@ -199,6 +205,8 @@ def update_settings(
         club.self_check_in = self_check_in
     if standings_sort is not None:
         club.standings_sort = standings_sort
+    if lock_after_hours is not None:  # issue 40: when a finished game locks
+        club.lock_after_hours = lock_after_hours
     db.session.commit()
 
 

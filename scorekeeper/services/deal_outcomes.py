@@ -112,6 +112,16 @@ class NotAllowed:
 
 
 @dataclass(frozen=True)
+class Locked:
+    """A club's locked game (services/locking.py) corrected from a table's phone: nothing saved.
+
+    `message` says why it is locked and that only an organiser may correct it now.
+    """
+
+    message: str
+
+
+@dataclass(frozen=True)
 class NoSuchDeal:
     """A correction of a deal the game does not have."""
 
@@ -128,6 +138,7 @@ Outcome = (
     | Ended
     | LimitReached
     | NotAllowed
+    | Locked
     | NoSuchDeal
     | LinesArrived
 )

@@ -21,7 +21,7 @@ from scorekeeper import rules as engine
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Deal, DealPart, DealScore, Game, Side
 from scorekeeper.rules import DealEntry, DealLimitReached, DealRefused, Progress, Refusal
-from scorekeeper.services import access, figures, games, night_place
+from scorekeeper.services import access, deal_history, figures, games, night_place
 from scorekeeper.services.access import Level
 from scorekeeper.services.corrections import correct_deal as correct_deal
 from scorekeeper.services.corrections import correction_refused
@@ -42,6 +42,9 @@ from scorekeeper.services.deal_outcomes import (
 )
 from scorekeeper.services.deal_outcomes import (
     LinesArrived as LinesArrived,
+)
+from scorekeeper.services.deal_outcomes import (
+    Locked as Locked,
 )
 from scorekeeper.services.deal_outcomes import (
     NoSuchDeal as NoSuchDeal,
@@ -82,6 +85,8 @@ def enter_deal(
     opened_for: int | None = None,
     lines_seen: str | None = None,
     sent_by: str | None = None,
+    side: int | None = None,
+    device: str | None = None,
 ) -> Outcome:
     """Score and save the next deal from one entry per side (JSON-like), or say why not.
 
@@ -89,12 +94,19 @@ def enter_deal(
     opened for, so that a deal another phone saved meanwhile is shown, never saved over;
     `lines_seen` is the token of the sides' own lines the form was opened with (`lines_token`),
     so that a line sent since is shown, never saved over. The sides' lines go with the deal.
-    `sent_by` is the saving phone's name, told to the table ("Ann saved deal 3").
+    `sent_by` is the saving phone's name, told to the table ("Ann saved deal 3") and kept in
+    the deal's history with `device`, the phone's id; `side` the side the phone is on, if it
+    says: that side's agreement comes with the deal (deal_history.How).
     """
     if not access.may_enter(game, level):
         return NotAllowed(access.TO_ENTER)
     if key is not None and not KEY.fullmatch(key):
         return Refused([Refusal(None, "Idempotency-Key", KEY_HELP)])
+    if side is not None and not 0 <= side < len(game.sides):
+        return Refused([_no_such_side(game)])
+    device = device if device and FORM_KEY.fullmatch(device) else None
+    agreed = () if side is None else ((side, sent_by, device),)
+    how = deal_history.How(deal_history.WHOLE, device, agreed)
     sent = request_hash(scores) if key else None
     recorded = deal_with_key(game, key) if key else None
     if recorded is not None:
@@ -119,7 +131,13 @@ def enter_deal(
     closed = no_deal_now(game, so_far)
     if closed is not None:
         return closed
-    return save_next_deal(game, so_far, scores, key, sent, sent_by)
+    return save_next_deal(game, so_far, scores, key, sent, sent_by, how)
+
+
+def _no_such_side(game: Game) -> Refusal:
+    """A phone's side that is none of the game's."""
+    last = len(game.sides) - 1
+    return Refusal(None, "side", f"side is the side this phone is on, 0 to {last}, or left out.")
 
 
 def no_deal_now(game: Game, progress: Progress | None = None) -> Ended | LimitReached | None:
@@ -166,11 +184,13 @@ def save_next_deal(
     key: str | None = None,
     sent: str | None = None,
     sent_by: str | None = None,
+    how: deal_history.How = deal_history.WHOLE_DEAL,
 ) -> Outcome:
     """Score the next deal on top of `so_far` and save it, under the lock the caller holds.
 
     The caller has taken `lock` and made its checks (`stale_number`, `no_deal_now`): a whole
-    deal's form (`enter_deal`), or the last side's line of it (`side_lines.send_line`).
+    deal's form (`enter_deal`), or the last side's line of it (`side_lines.send_line`); `how`
+    is how it came, for its history.
     """
     try:
         entries = games.entries_from(scores, game)
@@ -181,7 +201,7 @@ def save_next_deal(
     except DealRefused as exc:
         return Refused(exc.refusals)
     try:
-        return Saved(_insert_deal(game, entries, progress, key, sent, sent_by))
+        return Saved(_insert_deal(game, entries, progress, key, sent, sent_by, how))
     except IntegrityError:
         # Another request saved a deal meanwhile: the same submission, or another phone's.
         db.session.rollback()
@@ -265,11 +285,13 @@ def _insert_deal(
     key: str | None,
     sent: str | None = None,
     sent_by: str | None = None,
+    how: deal_history.How = deal_history.WHOLE_DEAL,
 ) -> Deal:
-    """Insert a new deal and its scores, keep each side's figures, commit.
+    """Insert a new deal and its scores and history, keep each side's figures, commit.
 
-    The deal and its scores go in as two plain INSERTs rather than through the unit of work
-    (which inserts and reads back one row at a time): entering a deal is the hottest write.
+    The deal, its scores and its history (the entry, and the agreements that came with it) go
+    in as three plain INSERTs rather than through the unit of work (which inserts and reads
+    back one row at a time): entering a deal is the hottest write.
     The objects are then placed in the session as if loaded, so the game reads as saved.
     """
     now = games.now()
@@ -295,6 +317,8 @@ def _insert_deal(
         for side, entry, score in zip(game.sides, entries, progress.deals[-1].scores, strict=True)
     ]
     ids = db.session.execute(_NEW_SCORES, rows).scalars()
+    after = [{"entry": score["entry"], "total": score["total"]} for score in rows]
+    deal_history.entered(game.id, number, how, sent_by, after, now)
     deal = Deal(id=deal_id, **row, created_at=now, updated_at=now)
     scores = [DealScore(id=score_id, **score) for score_id, score in zip(ids, rows, strict=True)]
     for loaded in (deal, *scores):

@@ -29,7 +29,7 @@ from sqlalchemy import delete, func, select, text
 from scorekeeper.plumbing.addresses import counted_as
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Creation, Game, Member, Night, Rating
-from scorekeeper.services import creations, records, records_read
+from scorekeeper.services import creations, records, records_history, records_read
 from scorekeeper.services.standings_filters import Filters
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,14 @@ ORGANISERS = Allowance(100, "ORGANISER_EXPORTS_PER_HOUR")
 
 # What the files are written as: a release that changes a column changes every version.
 FORMAT = hashlib.sha256(
-    repr((records.DEAL_COLUMNS, records.STANDING_COLUMNS, records.RULE_SET_COLUMN)).encode()
+    repr(
+        (
+            records.DEAL_COLUMNS,
+            records.STANDING_COLUMNS,
+            records.RULE_SET_COLUMN,
+            records_history.HISTORY_FILE_COLUMNS,
+        )
+    ).encode()
 ).hexdigest()[:8]
 
 
@@ -123,7 +130,8 @@ def version_of(club: Club, *asked: Any) -> str:
     anything the files show, and costs two small queries whatever the club's history.
 
     Its games (how many, their live versions, which one changed last: a deal saved, corrected
-    or deleted raises a game's live version, a game deleted lowers the count), its nights (the
+    or deleted raises a game's live version, as a side's agreement or query must (issue 40: the
+    deals file shows each deal's history); a game deleted lowers the count), its nights (the
     standings' night wins), its kept ratings (the standings' ratings, refolded after a save),
     its members by name (a rename renames their players) and the settings the standings rank by.
     """
@@ -158,7 +166,7 @@ def version_of(club: Club, *asked: Any) -> str:
 
 
 def written_as_read(kind: str, club: Club, filters: Filters) -> Iterator[str]:
-    """The club's games or deals file (`kind`), a batch of games at a time as it is read.
+    """The club's games, deals or history file (`kind`), a batch of games at a time as read.
 
     Its first line is made in the request; the rest in an app context of its own, opened once
     the server reads past that line (the request's context has ended by then) and closed with
@@ -169,6 +177,8 @@ def written_as_read(kind: str, club: Club, filters: Filters) -> Iterator[str]:
     if kind == "games":
         most = records_read.most_sides(club, filters)
         first = records.games_header(most)
+    elif kind == "history":
+        first = records_history.HISTORY_HEADER
     else:
         first = records.DEALS_HEADER
 
@@ -183,6 +193,8 @@ def written_as_read(kind: str, club: Club, filters: Filters) -> Iterator[str]:
                 return  # deleted since: the file ends with its first line
             if kind == "games":
                 yield from records.games_rows(found, filters, most)
+            elif kind == "history":
+                yield from records_history.history_rows(found, filters)
             else:
                 yield from records.deals_rows(found, filters)
 

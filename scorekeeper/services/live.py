@@ -58,6 +58,10 @@ class TableState:
     # finished game's phones wait for the next round to be seated (they then ask every second).
     night: str = ""
     waiting: bool = False
+    # Changes whenever a side agrees or queries a deal (agreement_shown.answers_token): the
+    # scoreboard then shows the marks and questions again; the queries standing, in words.
+    answers: str = ""
+    queries: list[str] = field(default_factory=list)
 
     def as_json(self, link: Callable[[str], str]) -> dict[str, Any]:
         """The body of the live answer; `link` turns a game's secret into its link."""
@@ -81,6 +85,8 @@ class TableState:
             ),
             "night": self.night,
             "waiting": self.waiting,
+            "answers": self.answers,
+            "queries": self.queries,
         }
 
 
@@ -152,10 +158,14 @@ def version_of(game: Game) -> str:
 def table_state(game_id: int, device: str | None, now: datetime | None = None) -> TableState | None:
     """The game's version and who else is entering its current deal; None if no such game.
 
-    Four small queries (after the one that opened the link), and a fifth for a club game (its
-    place in a night), no ORM objects. Asked only when
+    Six small queries (after the one that opened the link: four, and two for the sides'
+    agreements and queries), and one more for a club game (its place in a night), no ORM
+    objects. Asked only when
     the game's live version moved on since the phone's last answer (web/live.py).
     """
+    # Here, not at the top: agreement.py, which agreement_shown reads, touches through live.py.
+    from scorekeeper.services import agreement_shown
+
     now = now or datetime.now(UTC)
     if not 0 < game_id < 2**63:  # beyond any database's integer: no such game
         return None
@@ -223,6 +233,8 @@ def table_state(game_id: int, device: str | None, now: datetime | None = None) -
         (game.secret, game.next_started_by or SOMEONE) if game.secret else None,
         place.token if place else "",
         place.waiting if place else False,
+        agreement_shown.answers_token(game_id),
+        [q.words for q in agreement_shown.open_queries([game_id]).get(game_id, [])],
     )
 
 

@@ -17,7 +17,7 @@ from sqlalchemy import Select, func, select
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night, NightRound, NightTable, Side
 from scorekeeper.rules.terms import PARTNERS
-from scorekeeper.services import night_partners, night_play
+from scorekeeper.services import agreement_shown, night_partners, night_play
 from scorekeeper.services.games.words import rules_called
 from scorekeeper.services.night_play import BALANCED, SIT_OUTS, NightRefused
 
@@ -88,6 +88,9 @@ class NightView:
     gone: tuple[str, ...]
     # Fixed partners: the pairs once drawn and who has no partner (night_partners.py's words).
     pairs: night_partners.PairsShown | None = None
+    # The tables whose sides queried a deal, each asking for the organiser (agreement.py):
+    # "Table 2 asks for the organiser: deal 3 queried by Linda & Sue".
+    queries: tuple[str, ...] = ()
 
     @property
     def rules_called(self) -> str:
@@ -224,6 +227,19 @@ def night_view(night: Night) -> NightView:
         tuple((p.id, p.name) for p in night.players if p.left_after is None),
         tuple(p.name for p in night.players if p.left_after is not None),
         night_partners.shown(night),
+        _queries(played),
+    )
+
+
+def _queries(played: Sequence[BoardRound]) -> tuple[str, ...]:
+    """Every table's queries standing, the latest round first, in one query for the night."""
+    tables = [(r.number, t) for r in reversed(played) for t in r.tables if t.game_id is not None]
+    standing = agreement_shown.open_queries(t.game_id for _, t in tables)
+    rounds = len({number for number, _ in tables}) > 1
+    return tuple(
+        (f"Round {number}: " if rounds else "") + q.for_organiser(t.number)
+        for number, t in tables
+        for q in standing.get(t.game_id, [])  # type: ignore[arg-type]
     )
 
 

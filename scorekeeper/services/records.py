@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from scorekeeper.plumbing.models import COUNTS, Club
+from scorekeeper.plumbing.models.history import CORRECTION, IMPORT, LINES, WHOLE
 from scorekeeper.rules import rounding
 from scorekeeper.rules.terms import BOOK_KINDS, CARD_CATEGORIES, EXTRA_BONUSES
 from scorekeeper.services import records_read
@@ -42,8 +43,12 @@ ENTRY_NAMES = tuple(column for column, _, _ in ENTRY_COLUMNS)
 # The name of the club's saved rule set a game started from (blank for none); last, so that
 # files written before it read as they did.
 RULE_SET_COLUMN = "rule_set"
-# Every column a deals file must have; `guests`, `deal_total` and `rule_set` are written but
-# optional (a file from before saved rule sets has no `rule_set`).
+# Each deal's history (issue 40), on its first side's row: its events, oldest first, as JSON
+# (`records_read.history_of`); blank on the other rows. Last, as `rule_set` was.
+HISTORY_COLUMN = "history"
+# Every column a deals file must have; `guests`, `deal_total`, `rule_set` and `history` are
+# written but optional (a file from before saved rule sets has no `rule_set`, one from before
+# issue 40 no `history`: its deals come in with an import as their history).
 REQUIRED_COLUMNS = (*GAME_COLUMNS, *SIDE_COLUMNS, "deal", *ENTRY_NAMES)
 DEAL_COLUMNS = (
     *GAME_COLUMNS,
@@ -53,6 +58,7 @@ DEAL_COLUMNS = (
     *ENTRY_NAMES,
     "deal_total",
     RULE_SET_COLUMN,
+    HISTORY_COLUMN,
 )
 
 STANDING_COLUMNS = (
@@ -148,7 +154,8 @@ def deals_rows(club: Club, filters: Filters | None = None) -> Iterator[str]:
             house = json.dumps(game.house_rules or {}, separators=(",", ":"), sort_keys=True)
             head = [game.id, game.played_on.isoformat(), game.ruleset, game.decks, house]
             rules_name = to_cell(game.rules_name or "")
-            after = _rows([["", rules_name]]).removesuffix(LINE_END)  # ",<its cell>"
+            # ",<its cell>," and a blank history: a deal's history is on its first side's row.
+            after = _rows([["", rules_name, ""]]).removesuffix(LINE_END)
             sides = []  # each side's position, cells, and those cells as the start of a line
             for side in game.sides:
                 guests = "; ".join(p.name for p in side.players if p.member_id is None)
@@ -159,18 +166,27 @@ def deals_rows(club: Club, filters: Filters | None = None) -> Iterator[str]:
             for deal in game.deals or [None]:
                 scores = {score.side_position: score for score in deal.scores} if deal else {}
                 number = "" if deal is None else str(deal.number)
+                history = ""
+                if deal is not None and deal.history:
+                    current = [{"entry": s.entry, "total": s.total} for s in deal.scores]
+                    history = history_cell(deal.history, current)
                 for position, cells, start in sides:
                     score = scores.get(position)
+                    ending = after
+                    if history:  # on the deal's first row: ",<rule set>,<its history>"
+                        ending = _rows([["", rules_name, history]]).removesuffix(LINE_END)
                     if score is None:
-                        lines.append(f"{start}{number},{blank}{after}{LINE_END}")
+                        lines.append(f"{start}{number},{blank}{ending}{LINE_END}")
+                        history = ""
                         continue
                     entry, plain = _entry_row(score.entry)
                     if plain and type(score.total) is int:
                         middle = ",".join(entry)
-                        lines.append(f"{start}{number},{middle},{score.total}{after}{LINE_END}")
+                        lines.append(f"{start}{number},{middle},{score.total}{ending}{LINE_END}")
                     else:
-                        row = [*cells, number, *entry, score.total, rules_name]
+                        row = [*cells, number, *entry, score.total, rules_name, history]
                         lines.append(_rows([row]))
+                    history = ""
         yield "".join(lines)
 
 
@@ -194,6 +210,31 @@ def export_standings(rows: list[Standing]) -> str:
         for row in rows
     ]
     return _csv(STANDING_COLUMNS, lines)
+
+
+def history_cell(events: list[dict[str, Any]], current: list[dict[str, Any]]) -> str:
+    """A deal's history as its cell: its events as JSON, blank for none (a spreadsheet runs
+    none of it: it starts with "[").
+
+    An entry's or a correction's `after` is left out where it is what the deal's rows show
+    (`current`, each side's entry and total) or what the next correction's `before` says: the
+    import puts it back (`records_import/history.py`): a third of the history's bytes.
+    """
+    if not events:
+        return ""
+    expected = current
+    shown = []
+    for event in reversed(events):
+        event = dict(event)
+        if event["kind"] in FIGURED:
+            if "after" not in event:
+                event["after"] = None  # said: none was kept
+            elif event["after"] == expected:
+                del event["after"]
+            if event["kind"] == CORRECTION and event.get("before") is not None:
+                expected = event["before"]
+        shown.append(event)
+    return json.dumps(shown[::-1], separators=(",", ":"), ensure_ascii=False)
 
 
 def entry_cells(entry: Mapping[str, Any]) -> dict[str, str]:
@@ -263,6 +304,8 @@ def _rows(rows: Iterable[Sequence[Any]]) -> str:
     return out.getvalue()
 
 
+# The kinds of event that make a deal's version: each keeps each side's figures after it.
+FIGURED = (WHOLE, LINES, CORRECTION, IMPORT)
 # The end of every line, as the csv module writes it.
 LINE_END = "\r\n"
 # The deals file's first line.

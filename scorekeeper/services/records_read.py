@@ -12,18 +12,19 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
 from json.scanner import make_scanner
 from typing import Any
 
 from sqlalchemy import Text, cast, func, select
 
 from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import Club, DealScore
+from scorekeeper.plumbing.models import Club, DealEvent, DealScore
 from scorekeeper.plumbing.models import Deal as DealRow
 from scorekeeper.plumbing.models import Game as GameRow
 from scorekeeper.plumbing.models import Player as PlayerRow
 from scorekeeper.plumbing.models import Side as SideRow
+from scorekeeper.services.deal_history import BY_ORGANISER
 from scorekeeper.services.standings_filters import Filters, club_games
 
 # Games read at a time: few enough that a batch of the largest games (12 sides, 100 deals)
@@ -69,6 +70,8 @@ class Deal:
 
     number: int
     scores: list[Score] = field(default_factory=list)
+    # Its history as the deals file writes it (`history_of`), oldest first (issue 40).
+    history: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -86,7 +89,12 @@ class Game:
 
 
 def games(
-    club: Club, filters: Filters, *, finished_only: bool, with_deals: bool
+    club: Club,
+    filters: Filters,
+    *,
+    finished_only: bool,
+    with_deals: bool,
+    history_only: bool = False,
 ) -> Iterator[list[Game]]:
     """The club's games within the filters, oldest first, a batch at a time.
 
@@ -100,7 +108,7 @@ def games(
     )
     ids = list(db.session.scalars(ordered))
     for start in range(0, len(ids), BATCH):
-        yield _batch(ids[start : start + BATCH], with_deals)
+        yield _batch(ids[start : start + BATCH], with_deals, history_only)
 
 
 def most_sides(club: Club, filters: Filters) -> int:
@@ -116,8 +124,9 @@ def most_sides(club: Club, filters: Filters) -> int:
     return db.session.scalar(select(func.max(counted.c.sides))) or 0
 
 
-def _batch(ids: list[int], with_deals: bool) -> list[Game]:
-    """These games (in this order) with their sides, players and, if asked, deals."""
+def _batch(ids: list[int], with_deals: bool, history_only: bool = False) -> list[Game]:
+    """These games (in this order) with their sides, players and, if asked, deals (with their
+    history; `history_only`: the deals that have any, with no scores)."""
     found = {
         row.id: Game(*row)
         for row in _read(
@@ -154,8 +163,11 @@ def _batch(ids: list[int], with_deals: bool) -> list[Game]:
         .order_by(PlayerRow.side_id, PlayerRow.position)
     ):
         sides[side_id].players.append(Player(name, member_id))
-    if with_deals:
+    if history_only:
+        _history(ids, found, made=True)
+    elif with_deals:
         _deals(ids, found)
+        _history(ids, found)
     return [found[game_id] for game_id in ids if game_id in found]
 
 
@@ -180,6 +192,83 @@ def _deals(ids: list[int], found: dict[int, Game]) -> None:
             found[game_id].deals.append(deal)
         if position is not None and deal is not None:
             deal.scores.append(Score(position, _entry(entry), total))
+
+
+def _history(ids: list[int], found: dict[int, Game], made: bool = False) -> None:
+    """Each deal's history, in the order it happened: one query of the batch's events.
+
+    `made`: the deals were not read (the history file needs no scores): each deal with any
+    history is made here, in deal order.
+    """
+    deals = {
+        (game_id, deal.number): deal
+        for game_id in ids
+        if game_id in found
+        for deal in found[game_id].deals
+    }
+    for game_id, number, *columns in _read(
+        select(
+            DealEvent.game_id,
+            DealEvent.deal_number,
+            DealEvent.kind,
+            DealEvent.side_position,
+            DealEvent.by,
+            DealEvent.device,
+            DealEvent.at,
+            DealEvent.deal_version,
+            DealEvent.reason,
+            # Read as text and decoded by the scanner alone, as an entry is (`_entry`).
+            cast(DealEvent.before, Text),
+            cast(DealEvent.after, Text),
+        )
+        .where(DealEvent.game_id.in_(ids))
+        .order_by(DealEvent.game_id, DealEvent.id)
+    ):
+        deal = deals.get((game_id, number))
+        if deal is None and made and game_id in found:
+            deal = deals[game_id, number] = Deal(number)
+            found[game_id].deals.append(deal)
+        if deal is not None:  # an event of a deal since deleted is the game's, not the file's
+            *plain, before, after = columns
+            deal.history.append(history_of(*plain, _figures(before), _figures(after)))
+    if made:
+        for game_id in ids:
+            if game_id in found:
+                found[game_id].deals.sort(key=lambda deal: deal.number)
+
+
+def _figures(text: str | None) -> list[dict[str, Any]] | None:
+    """An event's figures from their JSON text; None where it keeps none."""
+    return None if text is None or text == "null" else _entry(text)  # type: ignore[return-value]
+
+
+def history_of(
+    kind: str,
+    side: int | None,
+    by: str,
+    device: str | None,
+    at: datetime,
+    version: int,
+    reason: str | None,
+    before: list[dict[str, Any]] | None,
+    after: list[dict[str, Any]] | None,
+) -> dict[str, Any]:
+    """One event as the deals file writes it: sides numbered from 1 as its `side` column, the
+    moment in ISO 8601 (UTC), what is not there left out; never the phone's device id (an
+    organiser's event says it is one)."""
+    event: dict[str, Any] = {
+        "kind": kind,
+        "side": None if side is None else side + 1,
+        "by": by,
+        "at": (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).isoformat(),
+        "version": version,
+    }
+    if device == BY_ORGANISER:
+        event["organiser"] = True
+    for name, value in (("reason", reason), ("before", before), ("after", after)):
+        if value is not None:
+            event[name] = value
+    return event
 
 
 def _read(query: Any) -> list[Any]:

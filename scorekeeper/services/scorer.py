@@ -7,6 +7,7 @@ from typing import Any
 from scorekeeper.plumbing.models import Game
 from scorekeeper.rules.stated import stated
 from scorekeeper.services.game_view import game_view
+from scorekeeper.services.queue_words import QUEUE_WORDS
 
 
 def scorer_state(game: Game) -> dict[str, Any]:
@@ -19,6 +20,8 @@ def scorer_state(game: Game) -> dict[str, Any]:
     view = game_view(game)
     return {
         **stated(view.rules),
+        # What the phone says of the deals waiting on it to be sent.
+        "queue": QUEUE_WORDS,
         "game": {
             "sides": [
                 {"name": side.name, "players": max(1, len(side.players))} for side in view.sides

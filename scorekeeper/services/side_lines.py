@@ -21,7 +21,7 @@ from scorekeeper import rules as engine
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import DealPart, Game
 from scorekeeper.rules import DealEntry, DealRefused, Refusal
-from scorekeeper.services import access, deals, games, live
+from scorekeeper.services import access, deal_history, deals, games, live
 from scorekeeper.services.names import phone_name
 
 
@@ -223,7 +223,12 @@ def send_line(
     # The last line: the whole deal, saved once under the lock taken above, its deal number and
     # end checked there already (saving it deletes the lines).
     scores = [rows[s.position].entry for s in game.sides]
-    outcome = deals.save_next_deal(game, so_far, scores, sent_by=sent_by)
+    # Each side's own line is its agreement, by whoever sent it (deal_history).
+    agreed = tuple(
+        (s.position, rows[s.position].sent_by, rows[s.position].device) for s in game.sides
+    )
+    how = deal_history.How(deal_history.LINES, device, agreed)
+    outcome = deals.save_next_deal(game, so_far, scores, sent_by=sent_by, how=how)
     if not isinstance(outcome, deals.Saved):
         db.session.rollback()  # the lines checked out, so this is not expected: nothing half-kept
     return outcome

@@ -243,7 +243,7 @@ def my_games() -> list[Game]:
 
 
 def remember_side(game: Game, side: int) -> None:
-    """Note the side this phone sent a line for: the deal form shows that side first."""
+    """Note the side this phone sent a line for: the deal form and scoreboard label it."""
     kept = _sides()
     if kept[:1] == [[game.secret, side]]:
         return  # already at the top: the session cookie stays as it is

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from flask_login import current_user
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import Length, ValidationError
@@ -24,7 +23,8 @@ from scorekeeper.rules.terms import (
     MELDED_BLACK_THREES,
     MELDED_BLACK_THREES_LABEL,
 )
-from scorekeeper.services.names import SOMEONE, name_problem, phone_name
+from scorekeeper.services.names import name_problem, phone_name
+from scorekeeper.web.phone_name import default_sender
 
 WHOLE = re.compile(r"[0-9]+")
 MAX_SIDES_ON_FORM = 6
@@ -350,11 +350,6 @@ def place(form: DealForm, refusals: Sequence[Refusal]) -> list[str]:
             if refusal.message not in field.errors:
                 field.errors.append(refusal.message)
     return general
-
-
-def default_sender() -> str:
-    """The name a phone goes by when it gives none: its signed-in organiser's, else Someone."""
-    return current_user.username if current_user.is_authenticated else SOMEONE
 
 
 def sender_name(sent: str | None) -> str:

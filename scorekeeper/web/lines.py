@@ -10,7 +10,14 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from scorekeeper.plumbing.models import Game
 from scorekeeper.services import access, deals, games, side_lines, writes
 from scorekeeper.services.game_view import GameView, game_view
-from scorekeeper.web.access import game_or_404, refuse, remember_side, require_game, table_level
+from scorekeeper.web.access import (
+    game_or_404,
+    my_side,
+    refuse,
+    remember_side,
+    require_game,
+    table_level,
+)
 from scorekeeper.web.forms import (
     DealForm,
     deal_form,
@@ -44,6 +51,14 @@ def line(game_id: int, side: int):
     form.idempotency_key.data = deals.form_key(form.idempotency_key.data)
     problems: list[str] = []
     limited = None
+    held = _held(game, side, _sender(request.form)["device"])
+    if held is not None:
+        # Another side's line, sent from another phone: shown, never changed from here.
+        status = 403 if request.method == "POST" else 200
+        view = game_view(game)
+        return _line_page(
+            view, form, side, [], held=held, held_words=_held_words(held), status=status
+        )
     if request.method == "POST" and opened_for is None:
         problems = [NO_DEAL]
     elif (
@@ -77,6 +92,29 @@ def line(game_id: int, side: int):
     form.number.data = str(opened_for or view.progress.next_deal)
     page = _line_page(view, form, side, problems)
     return page if limited is None else with_retry_after(limited, page)
+
+
+def _held(game: Game, side: int, device: str | None) -> side_lines.Line | None:
+    """The side's line in, when this phone may not change it: a phone changes a side's line
+    only if it is on that side (the side it last sent a line for, or agreed or queried for:
+    access.my_side) or it sent that line itself (its device); None when it may."""
+    line = side_lines.lines_of(game, device)[side]
+    if not line.is_in or line.mine or my_side(game) == side:
+        return None
+    # A form shown to a phone on this side says so (`on_side`, and the address a phone that
+    # said its side is sent to): the session's side may be lost to another request of the
+    # phone's answered at the same moment with the session as it was before.
+    if request.values.get("on_side") == str(side):
+        return None
+    return line
+
+
+def _held_words(line: side_lines.Line) -> str:
+    """Why the line is shown and not offered to change."""
+    return (
+        f"The line for {line.name} is in, from {line.sent_by}: only a phone on {line.name}'s "
+        "side changes it."
+    )
 
 
 def _sender(sent) -> dict:
@@ -163,5 +201,7 @@ def _line_page(
         lines=view.next_lines,
         problems=problems,
         field_name=field_name,
+        # Kept when the form comes back: the phone is on the side it was shown the form for.
+        on_side=my_side(view.game) == side or request.values.get("on_side") == str(side),
         **shown,
     ), status or (422 if request.method == "POST" else 200)

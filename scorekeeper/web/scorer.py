@@ -6,10 +6,21 @@ import json
 
 from flask import Blueprint, current_app, g, request
 
+from scorekeeper.plumbing.models import Game
 from scorekeeper.services import scorer
 from scorekeeper.web.access import Level, game_or_404, require_game
 
 bp = Blueprint("scorer", __name__)
+
+
+@bp.app_template_global("scorer_stated")
+def stated_json(game: Game) -> str:
+    """What the phone's scorer is told of the game, as compact JSON.
+
+    The deal and line forms carry it (their form's `data-stated`), so that the phone scores from
+    the page's load, with no signal too, and a first visit needs no request of its own for it.
+    """
+    return json.dumps(scorer.scorer_state(game), separators=(",", ":"))
 
 
 @bp.get("/t/<secret>/scorer")
@@ -24,7 +35,7 @@ def state(game_id: int):
     if request.if_none_match.contains_weak(etag):
         response = current_app.response_class(status=304)
     else:
-        body = json.dumps(scorer.scorer_state(game), separators=(",", ":"))
+        body = stated_json(game)
         response = current_app.response_class(body, mimetype="application/json")
     response.set_etag(etag)
     # Kept by the phone's worker for no signal (static/sw.js), asked again whenever shown.

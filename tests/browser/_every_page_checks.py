@@ -76,7 +76,12 @@ PAGES: dict[str, Callable] = {
     "deal-saved-meanwhile": saved_meanwhile,
     # Each side's own line of the next deal, on its own phone, and the pages that show them.
     "line-entry": plain("{w.playing}/deals/next/0"),
-    "line-entry-sent-already": showing("{w.lines_in}/deals/next/0", "#breakdown", "+3,595"),
+    # Ann & Bob's line on a phone of no side: shown, not offered to change (issue 40).
+    "line-held": showing("{w.lines_in}/deals/next/0", "#held", "only a phone on Ann & Bob's"),
+    # A phone on Ann & Bob's side (as "This phone is on Ann & Bob's side" sends it: issue 40).
+    "line-entry-sent-already": showing(
+        "{w.lines_in}/deals/next/0?on_side=0", "#breakdown", "+3,595"
+    ),
     "line-entry-six-sides": showing("{w.six_lines}/deals/next/5", "main", "Lines in"),
     "line-refused": line_refused,
     "line-refused-with-another-side": line_refused_with_another,

@@ -260,6 +260,10 @@ def test_a_phone_whose_line_another_replaced_is_told(phone, browser, app):
     try:
         for page, name, melded in ((ann, "Ann", "320"), (bob, "Bob", "330")):
             page.goto(f"{ann.base}{game}/deals/next/0")
+            if page is bob:
+                # Ann's line is in: Bob's phone, on no side yet, changes it once on their side.
+                expect(page.get_by_role("button", name="Send this line")).to_have_count(0)
+                page.get_by_role("button", name="This phone is on Ann & Bob's side").tap()
             call_me(page, name)
             page.get_by_label("Melded card points").fill(melded)
             page.get_by_role("button", name="Send this line").tap()

@@ -13,7 +13,6 @@ from scorekeeper.services.deals import (
     ChangedMeanwhile,
     LimitReached,
     NoSuchDeal,
-    NotAllowed,
     Refused,
     Saved,
 )
@@ -139,11 +138,17 @@ def test_a_deal_the_game_does_not_have_is_not_corrected(number):
 
 
 def test_a_finished_club_games_deal_is_corrected_by_an_organiser_alone(club):
+    # Issue 40: a club's finished game is locked once its sides agreed every deal (or the
+    # club's hours after it ended, services/locking.py), no longer the moment it ends. This
+    # one was kept with no history, which counts as agreed: locked. A table's phone is told
+    # why; an organiser corrects it giving a reason.
     game = club_game(club, finished=True)
     both_clean = [ONE_CLEAN, ONE_CLEAN]
-    assert deals.correct_deal(game, TABLE, 4, both_clean, 1) == NotAllowed(ORGANISER)
+    locked = deals.correct_deal(game, TABLE, 4, both_clean, 1)
+    assert isinstance(locked, deals.Locked), locked
+    assert locked.message.startswith("Deal 4 of this club game is locked: ")
     assert totals_kept() == [2000, 0]
-    saved(deals.correct_deal(game, ORGANISER, 4, both_clean, 1))
+    saved(deals.correct_deal(game, ORGANISER, 4, both_clean, 1, reason="Cat's book was missed"))
     # Cat's clean book in deal 4: still over, Ann still the winner, 2,000 to 500.
     assert totals_kept() == [2000, 500]
     assert kept(select(Game.finished_at.is_not(None))) == [(True,)]

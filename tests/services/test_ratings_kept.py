@@ -23,6 +23,9 @@ from scorekeeper.services.ratings.model import Skill
 from ._support import NOTHING, ONE_CLEAN, entries
 
 DAY = date(2026, 3, 10)
+# Issue 40: these games are kept whole with no history, so they count as agreed and are locked
+# once finished (services/locking.py); an organiser corrects a locked game only with a reason.
+WHY = "The wrong side was credited"
 
 
 @pytest.fixture
@@ -129,7 +132,7 @@ def test_a_correction_of_an_old_game_gives_the_ratings_of_entering_it_right(four
     # Deal 1 of the first game corrected: Cat & Dan made the book, so they end 1,500 to 1,500
     # ... a tie; then every deal, so Cat & Dan win 2,000 to 0.
     for number in range(1, 5):
-        deals.correct_deal(first, Level.ORGANISER, number, [NOTHING, ONE_CLEAN], None)
+        deals.correct_deal(first, Level.ORGANISER, number, [NOTHING, ONE_CLEAN], None, None, WHY)
     right = [(GAMES[0][0], 1), *GAMES[1:]]
     assert stored(four) == folded(right)
     assert kept.recompute_club(four) == 0
@@ -159,7 +162,7 @@ def test_a_correction_of_the_newest_game_refolds_only_it(four):
         last = play(four, sides, winner)
     steps_before = kept.steps_of(member(four, "Bob"))
     for number in range(1, 5):
-        deals.correct_deal(last, Level.ORGANISER, number, [ONE_CLEAN, NOTHING], None)
+        deals.correct_deal(last, Level.ORGANISER, number, [ONE_CLEAN, NOTHING], None, None, WHY)
     assert stored(four) == folded([*GAMES[:2], (GAMES[2][0], 0)])
     assert kept.steps_of(member(four, "Bob"))[:2] == steps_before[:2]
 
@@ -308,7 +311,9 @@ def test_a_three_sided_tie_with_guests_corrected_gives_the_ratings_of_entering_i
     play(four, *GAMES[0])
     # Ann & Zed and Cat & Yul share first place; Bob & Dan third.
     for number in range(1, 5):
-        deals.correct_deal(first, Level.ORGANISER, number, [ONE_CLEAN, ONE_CLEAN, NOTHING], None)
+        deals.correct_deal(
+            first, Level.ORGANISER, number, [ONE_CLEAN, ONE_CLEAN, NOTHING], None, None, WHY
+        )
     expected: dict[str, tuple[Skill, int]] = {}
     before = [[model.NEW] * 2] * 3
     for names, skills in zip(sides, model.rate(before, [2000, 2000, 0]), strict=True):

@@ -19,7 +19,7 @@ from scorekeeper.services.access import Level
 from scorekeeper.services.ratings import folder, folding, kept, refold
 
 from ._support import NOTHING, ONE_CLEAN
-from .test_ratings_kept import GAMES, folded, play, stored
+from .test_ratings_kept import GAMES, WHY, folded, play, stored
 
 
 @pytest.fixture
@@ -66,7 +66,7 @@ def test_a_correction_of_the_oldest_game_writes_no_rating_only_a_mark(unfolded, 
     refold.fold_every_club()
     before = stored(four)
     seen = statements_during(
-        lambda: deals.correct_deal(first, Level.ORGANISER, 1, [NOTHING, ONE_CLEAN], None)
+        lambda: deals.correct_deal(first, Level.ORGANISER, 1, [NOTHING, ONE_CLEAN], None, None, WHY)
     )
     touched = [s for s in seen if "rating_step" in s or "rating " in s or "rating\n" in s]
     assert not [s for s in touched if not s.startswith("select")], touched

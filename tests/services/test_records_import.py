@@ -178,7 +178,7 @@ def test_an_import_summary_names_ten_skipped_games_and_counts_the_rest():
         ),
         pytest.param(
             lambda text: text.replace("\r\n1,2025", "\r\n1,2025,extra", 1),
-            (2, None, "This row has 42 cells; the header has 41."),
+            (2, None, "This row has 43 cells; the header has 42."),
             id="cells-counted",
         ),
     ],

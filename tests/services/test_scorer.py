@@ -5,6 +5,7 @@ from __future__ import annotations
 from scorekeeper.rules import PRESETS
 from scorekeeper.rules.stated import stated
 from scorekeeper.services import games
+from scorekeeper.services.queue_words import QUEUE_WORDS
 from scorekeeper.services.scorer import scorer_state
 
 from ._support import ONE_CLEAN, ONE_DIRTY, TEAMS, entries
@@ -19,7 +20,12 @@ def test_the_state_holds_the_rules_the_table_and_every_deal_as_entered():
     )
     state = scorer_state(game)
     # The engine's own statement of the game's rules, house rule included.
-    assert {k: v for k, v in state.items() if k != "game"} == stated(games.rules_of(game))
+    assert {k: v for k, v in state.items() if k not in ("game", "queue")} == stated(
+        games.rules_of(game)
+    )
+    # And the words it says of the deals waiting on it, from their one home.
+    assert state["queue"] == QUEUE_WORDS
+    assert not any(words.rstrip().endswith(":") for words in QUEUE_WORDS.values())
     assert state["rules"]["going_out_bonus"] == 200
     assert state["rules"]["going_out_bonus"] != PRESETS["classic"].going_out_bonus
     assert state["game"] == {

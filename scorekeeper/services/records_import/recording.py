@@ -18,6 +18,7 @@ from scorekeeper.services.games import (
     sides_of,
     start_game,
 )
+from scorekeeper.services.records_import.history import keep_history
 from scorekeeper.services.records_import.refusals import ImportRefused, column_for
 from scorekeeper.services.records_import.report import ImportReport, SkippedGame
 from scorekeeper.services.records_import.rows import FileGame, FileSide
@@ -83,7 +84,7 @@ def record_one(club: Club, game: FileGame, members: set[str], added: list[str]) 
     entries = _entries(game, sides)
     setups = [SideSetup(side.name, side.players) for side in sides]
     try:
-        record_game(
+        saved = record_game(
             game.ruleset,
             setups,
             entries,
@@ -99,6 +100,7 @@ def record_one(club: Club, game: FileGame, members: set[str], added: list[str]) 
         raise _setup_refused(game, refused.refusals) from refused
     except DealRefused as refused:
         raise _deal_refused(game, sides, entries, refused) from refused
+    keep_history(saved, {number: deal.history for number, deal in game.deals.items()})
     return len(entries)
 
 

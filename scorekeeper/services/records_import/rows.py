@@ -13,6 +13,7 @@ from scorekeeper.rules import DealEntry, RulesError
 from scorekeeper.services.records import (
     DEAL_COLUMNS,
     ENTRY_NAMES,
+    HISTORY_COLUMN,
     REQUIRED_COLUMNS,
     RULE_SET_COLUMN,
 )
@@ -26,6 +27,7 @@ from scorekeeper.services.records_import.cells import (
     read_names,
     read_whole,
 )
+from scorekeeper.services.records_import.history import FileEvent, check_history, read_history
 from scorekeeper.services.records_import.refusals import ImportRefused, show
 
 ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -50,6 +52,9 @@ class FileDeal:
     number: int
     line: int
     entries: dict[int, tuple[int, DealEntry]] = field(default_factory=dict)
+    # Its history (issue 40) and the line it is on; none in a file from before.
+    history: list[FileEvent] = field(default_factory=list)
+    history_line: int = 0
 
 
 @dataclass
@@ -113,8 +118,11 @@ def take_row(games: dict[str, FileGame], cells: dict[str, str], line: int) -> No
             f"Side {position} of game {ref} has {show(was)} on line {known.line}, not {show(now)}.",
         )
     raw_deal = cells["deal"].strip()
+    history = cells.get(HISTORY_COLUMN, "").strip()
     if not raw_deal:
         figures = [c for c in ENTRY_NAMES if cells[c].strip() and c != "went_out"]
+        if history:
+            figures.append(HISTORY_COLUMN)
         if figures or cells["went_out"].strip().lower() not in NO:
             column = figures[0] if figures else "went_out"
             raise ImportRefused(line, column, "This row has figures but no deal number.")
@@ -129,6 +137,14 @@ def take_row(games: dict[str, FileGame], cells: dict[str, str], line: int) -> No
             line, "side", f"Deal {number} of game {ref} has side {position} on line {first} too."
         )
     deal.entries[position] = (line, entry_from_cells(cells, line, position - 1))
+    if history:
+        if deal.history:
+            raise ImportRefused(
+                line,
+                HISTORY_COLUMN,
+                f"Deal {number} of game {ref} has its history on line {deal.history_line} too.",
+            )
+        deal.history, deal.history_line = read_history(history, line), line
 
 
 def _new_game(ref: str, cells: dict[str, str], line: int) -> FileGame:
@@ -222,6 +238,9 @@ def check_game(game: FileGame) -> None:
                 game.deals[later].line, "deal", f"Game {game.ref} has no deal {number}."
             )
         deal = game.deals[number]
+        if deal.history:
+            named = f"deal {number} of game {game.ref}"
+            check_history(deal.history, len(game.sides), deal.history_line, named)
         for position in game.sides:
             if position not in deal.entries:
                 raise ImportRefused(

@@ -14,7 +14,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 # The routes, each added to bp as its module is read (so after bp is made).
-from scorekeeper.web.api import clubs, deals, games, nights, rulesets  # noqa: E402, F401
+from scorekeeper.web.api import agreeing, clubs, deals, games, nights, rulesets  # noqa: E402, F401
 from scorekeeper.web.api.reading import MAX_BRACKETS, MAX_DEPTH, too_large  # noqa: E402
 
 bp.register_error_handler(RequestEntityTooLarge, too_large)

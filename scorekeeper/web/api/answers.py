@@ -104,6 +104,15 @@ DEAL = answered(
         },
         "warnings": NAMES,
         "scores": {"type": "array", "items": SCORE},
+        # Issue 40: the schemas they refer to are in history_answers.py.
+        "history": {
+            "type": "array",
+            "items": ref("DealEvent"),
+            "description": "What happened to the deal, oldest first: who entered it, how and "
+            "when, each correction with the figures before and after, each side's agreement or "
+            "query",
+        },
+        "agreement": ref("DealAgreement"),
     }
 )
 GAME_STATE = answered(

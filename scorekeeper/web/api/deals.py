@@ -10,6 +10,7 @@ from scorekeeper.plumbing.models import Game
 from scorekeeper.rules import Refusal
 from scorekeeper.rules.terms import DEAL_LIMIT
 from scorekeeper.services import deals, game_view, side_lines, writes
+from scorekeeper.services.names import phone_name
 from scorekeeper.web.access import Level, game_or_404, refuse, require_game
 from scorekeeper.web.api.figures import Shape, Unfit
 from scorekeeper.web.api.operations import (
@@ -85,7 +86,10 @@ def add_deal(game_id: int):
     key = request.headers.get("Idempotency-Key")
     # "deal": the deal these figures are for, so that one saved meanwhile is never saved over.
     number = _read(DEAL_SCORES, data, "deal", NEW_DEAL_BODY)
-    outcome = deals.enter_deal(game, level, data.get("scores"), key, number)
+    # Who sent it and from which side, for its history (the side's agreement comes with it).
+    name = _named(_read(DEAL_SCORES, data, "sent_by", NEW_DEAL_BODY))
+    side = _read(DEAL_SCORES, data, "side", NEW_DEAL_BODY)
+    outcome = deals.enter_deal(game, level, data.get("scores"), key, number, None, name, side)
     return _answer(game, level, outcome, 201, start, data, NEW_DEAL_BODY)
 
 
@@ -103,8 +107,11 @@ def add_deal(game_id: int):
             "recomputed (a correction that changes nothing is 200 too, and keeps the version)",
         ),
         "403": errors(
-            "A club game: correcting needs the club's table code (X-Table-Code); once a club "
-            "game is finished, only its organisers (signed in) may correct it"
+            "A club game: correcting needs the club's table code (X-Table-Code) or the "
+            "game's key; once a club's finished game is locked (every side agreed every "
+            "deal, or the club's hours since it ended passed), only its organisers (signed "
+            "in) may correct it, giving a `reason`: the error says why it is locked (field "
+            "deal). Nothing was saved."
         ),
         "404": errors(f"{GAME_NOT_FOUND}; or the game has no such deal"),
         "409": errors(
@@ -132,7 +139,11 @@ def correct_deal(game_id: int, number: int):
     level = require_game(game, Level.READ)
     start = deals_from()
     data = body()
-    outcome = deals.correct_deal(game, level, number, data.get("scores"), data.get("version"))
+    name = _named(_read(DEAL_SCORES, data, "sent_by", DEAL_BODY))
+    reason = _read(DEAL_SCORES, data, "reason", DEAL_BODY)
+    outcome = deals.correct_deal(
+        game, level, number, data.get("scores"), data.get("version"), name, reason
+    )
     return _answer(game, level, outcome, 200, start, data)
 
 
@@ -231,6 +242,12 @@ def _read(shape: Shape, data: dict[str, Any], name: str, into: Body) -> Any:
         stop(exc.refusals, into=into, sent=data)
 
 
+def _named(sent: str | None) -> str | None:
+    """A deal's sender as the history keeps it (names.phone_name); None when none was sent, so
+    the table's news says "another phone" as before (the history says Someone)."""
+    return None if sent is None else phone_name(sent)
+
+
 def _line_sent(data: dict[str, Any]) -> dict[str, Any]:
     """The deal a line was for, who sent it and when it was entered; 422 if not as documented."""
     number = _read(PART_BODY, data, "deal", LINE_BODY)
@@ -272,6 +289,8 @@ def _answer(
             return refused(refusals, 409, DEAL_BODY, sent)
         case deals.Refused(refusals):
             return refused(refusals, into=into, sent=sent)
+        case deals.Locked() as locked:
+            return refused([Refusal(None, "deal", locked.message)], 403)
         case deals.NotAllowed():
             refuse(level)
     abort(404)  # NoSuchDeal

@@ -183,6 +183,37 @@ DEAL_SCORES = Shape(
             "own lines), the deal is refused with 409; a deal not reached yet with 422. "
             "Without it, the figures are saved as whatever deal is next.",
         ),
+        # Who sent it, for the deal's history (issue 40): services/deal_history.py.
+        "sent_by": Figure(
+            {
+                "type": "string",
+                "description": "Who entered or corrected the deal, kept in its history and "
+                "told to the table (control and invisible characters dropped, at most "
+                f"{MAX_DEVICE_NAME} characters kept); 'Someone' by default",
+            },
+            {"type": "sent_by is the name of whoever sent the deal (text)."},
+        ),
+        "side": Figure(
+            {
+                "type": "integer",
+                "minimum": 0,
+                "description": "A new deal's (POST): the side the sending phone is on, if it "
+                "says. Entering the whole deal counts as that side's agreement of it.",
+            },
+            dict.fromkeys(
+                ("type", "minimum"), "side is the side this phone is on, from 0, or left out."
+            ),
+        ),
+        "reason": Figure(
+            {
+                "type": "string",
+                "description": "A correction's (PUT): why it is made. Required of an "
+                "organiser correcting a club's locked game (every side agreed every deal, or "
+                "the club's hours since it ended passed), at most 500 characters; kept in the "
+                "deal's history.",
+            },
+            {"type": "reason is the reason for the correction, in words (text)."},
+        ),
     }
 )
 # Without it a line raced the whole deal and was saved into it, or into the next one.
@@ -243,8 +274,8 @@ REQUESTS = {
 # Where a refusal's figures are in each body (JSON pointers): a correction's names its
 # version, a new deal's the deal it is for (a correction's number is in its path).
 GAME_BODY = Body("sides", tuple(GAME_SETUP.figures))
-DEAL_BODY = Body("scores", ("scores", "version"), NAMED_COUNTS)
-NEW_DEAL_BODY = Body("scores", ("scores", "deal"), NAMED_COUNTS)
+DEAL_BODY = Body("scores", ("scores", "version", "sent_by", "reason"), NAMED_COUNTS)
+NEW_DEAL_BODY = Body("scores", ("scores", "deal", "sent_by", "side"), NAMED_COUNTS)
 LINE_BODY = Body("entry", tuple(PART_BODY.figures), NAMED_COUNTS)
 
 # --- the query strings ------------------------------------------------------------------------

@@ -8,8 +8,9 @@ from flask import request, url_for
 
 from scorekeeper.plumbing.models import Game
 from scorekeeper.rules.terms import DEALS_PER_PAGE
-from scorekeeper.services import game_view, links
+from scorekeeper.services import game_view, history_read, links
 from scorekeeper.web.api.figures import Unfit
+from scorekeeper.web.api.history_answers import deal_agreement, deal_history
 from scorekeeper.web.api.refusals import stop
 from scorekeeper.web.api.shapes import GAME_QUERY
 
@@ -33,6 +34,9 @@ def game_state(game: Game, deals_from: int = 1) -> dict[str, Any]:
     total = len(view.entries)
     last = deals_from - 1 + DEALS_PER_PAGE
     following = url_for(".game", game_id=game.id, deals_from=last + 1) if last < total else None
+    # Each listed deal's history and agreement (issue 40): one query for the page's deals.
+    records = history_read.deal_records(game, deals_from, last)
+    names = [side.name for side in view.sides]
     return {
         "id": game.id,
         "url": links.path_of(game),
@@ -98,6 +102,8 @@ def game_state(game: Game, deals_from: int = 1) -> dict[str, Any]:
                         strict=True,
                     )
                 ],
+                "history": deal_history(records[deal.number]),
+                "agreement": deal_agreement(records[deal.number].agreement, names),
             }
             for deal in view.deals(deals_from, last)
         ],

@@ -22,6 +22,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional
 from scorekeeper.rules import RuleSet
 from scorekeeper.rules.nights import MOST_ROUNDS
 from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME, MAX_SLUG, MIN_SLUG
+from scorekeeper.services.locking import MOST_HOURS as LOCK_HOURS
 from scorekeeper.services.night_checkin import SELF_CHECK_IN
 from scorekeeper.services.standings import SORTS
 from scorekeeper.web.forms import VisibleName, house_rule_fields
@@ -64,6 +65,15 @@ class SettingsForm(FlaskForm):
         "Standings sorted by",
         choices=[(key, label) for key, (label, _) in SORTS.items()],
         validate_choice=False,
+    )
+    # Issue 40: when a club's finished game locks (services/locking.py).
+    lock_after_hours = IntegerField(
+        "Hours after a game ends before it locks",
+        # Left out (an older page's form): the club's hours stay as they are.
+        validators=[
+            Optional(),
+            NumberRange(min=0, max=LOCK_HOURS, message=f"Between 0 and {LOCK_HOURS} hours."),
+        ],
     )
 
 

@@ -25,13 +25,13 @@ from scorekeeper.web.creating import too_many
 from scorekeeper.web.errors import refilled_when_expired
 
 # The files a club's records are exported as (`services/records.py`).
-KINDS = ("games", "deals", "standings")
+KINDS = ("games", "deals", "history", "standings")
 
 
 @bp.get("/<slug>/export/<kind>.csv")
 def export(slug: str, kind: str):
-    """The club's games, deals or standings as CSV: 304 while unchanged since the ETag sent,
-    429 past the address's allowance, else written as it is read (issue 39)."""
+    """The club's games, deals, deals' history or standings as CSV: 304 while unchanged since
+    the ETag sent, 429 past the address's allowance, else written as it is read (issue 39)."""
     club, level = club_or_404(slug)
     if kind not in KINDS:
         abort(404)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import flash, redirect, render_template, request, url_for
 
 from scorekeeper.plumbing.models import Club
-from scorekeeper.services import clubs
+from scorekeeper.services import clubs, locking
 from scorekeeper.web.access import Level
 from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.clubs.forms import NameForm, SettingsForm
@@ -31,6 +31,7 @@ def settings(slug: str):
                 tables_run_nights=form.tables_run_nights.data,
                 self_check_in=form.self_check_in.data,
                 standings_sort=form.standings_sort.data,
+                lock_after_hours=form.lock_after_hours.data,
             )
         except clubs.SortRefused as exc:
             form.standings_sort.errors.append(str(exc))
@@ -45,6 +46,7 @@ def settings(slug: str):
         form=form,
         invite=table_invitation(club),
         organiser_form=NameForm(prefix="organiser"),
+        lock_rule=locking.rule_words(club.lock_after_hours),
     ), 422 if form.errors else 200
 
 
@@ -59,6 +61,7 @@ def settings_form(club: Club) -> SettingsForm:
         "tables_run_nights": club.tables_run_nights,
         "self_check_in": club.self_check_in,
         "standings_sort": club.standings_sort,
+        "lock_after_hours": club.lock_after_hours,
     }
     return SettingsForm(data=current)
 

@@ -32,7 +32,7 @@ bp.add_app_template_global(default_sender, "default_sender")
 
 
 # The views add their routes to bp as they are imported, so they come after it.
-from scorekeeper.web.games import entering, scoreboard, starting, tonight  # noqa: E402, F401
+from scorekeeper.web.games import agreeing, entering, scoreboard, starting, tonight  # noqa: E402, F401
 from scorekeeper.web.games.scoreboard import deal_pages, deal_url, moved  # noqa: E402
 
 __all__ = [

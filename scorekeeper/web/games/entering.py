@@ -10,7 +10,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 
 from scorekeeper.plumbing.models import Deal, Game
 from scorekeeper.rules import DealRefused
-from scorekeeper.services import access, deals, games, side_lines, writes
+from scorekeeper.services import access, deal_history, deals, games, locking, side_lines, writes
 from scorekeeper.services.game_view import GameView, game_view
 from scorekeeper.web.access import Level, game_or_404, my_side, refuse, require_game, table_level
 from scorekeeper.web.errors import refilled_when_expired
@@ -24,7 +24,7 @@ from scorekeeper.web.forms import (
     sender_name,
 )
 from scorekeeper.web.games import DIGITS, VERSION, bp
-from scorekeeper.web.games.scoreboard import deal_url
+from scorekeeper.web.games.scoreboard import deal_url, locked_page
 from scorekeeper.web.writing import refused_write, with_retry_after
 
 
@@ -51,6 +51,9 @@ def new_deal(game_id: int):
             opened_for,
             form.lines.data or None,
             sent_by=sender_name(request.form.get("sent_by")),
+            # The phone's side (sent, else the one it last sent a line for): its agreement.
+            side=_side_sent(game),
+            device=request.form.get("device"),
         )
         match outcome:
             case deals.Refused(refusals):
@@ -164,8 +167,11 @@ def edit_deal(game_id: int, number: int):
     level = require_game(game, Level.TABLE)
     if not 1 <= number <= len(game.deals):
         abort(404)
+    lock = locking.lock_of(game)
     if not access.may_correct(game, level):
-        refuse(level)
+        if lock is None or level < access.TO_ENTER:
+            refuse(level)
+        return locked_page(game, level, lock.words(number))
     frozen = deals.correction_refused(game)
     if frozen is not None:
         return _entered(game, _form(game), deals.LimitReached([frozen]))
@@ -181,7 +187,8 @@ def edit_deal(game_id: int, number: int):
     ):
         scores = _scores(form, game)
         name = sender_name(request.form.get("sent_by"))
-        outcome = deals.correct_deal(game, level, number, scores, _version(form), name)
+        reason = request.form.get("reason")
+        outcome = deals.correct_deal(game, level, number, scores, _version(form), name, reason)
         match outcome:
             case deals.Saved():
                 flash(f"Deal {number} corrected; later totals recomputed.")
@@ -192,13 +199,34 @@ def edit_deal(game_id: int, number: int):
                 problems = place(form, refusals)
             case deals.LimitReached():
                 return _entered(game, form, outcome)
+            case deals.Locked(message):
+                return locked_page(game, level, message)  # it locked while the form was open
             case _:
                 abort(404)  # the deal or the right to correct it went meanwhile
     if limited is not None:
         problems = [limited.message]  # the form again, its figures and version kept
     view = game_view(game)
-    page = _deal_page(view, form, number, view.deal(number).minimums, problems, correcting=True)
+    page = _deal_page(
+        view,
+        form,
+        number,
+        view.deal(number).minimums,
+        problems,
+        correcting=True,
+        lock=lock,
+        reason=request.form.get("reason", ""),
+        most_reason=deal_history.MOST_REASON,
+    )
     return page if limited is None else with_retry_after(limited, page)
+
+
+def _side_sent(game: Game) -> int | None:
+    """The side the phone says it is on (the form's `side`), else the one it last sent a line
+    for (`my_side`); None if neither is one of the game's."""
+    sent = request.form.get("side", "")
+    if DIGITS.fullmatch(sent) and int(sent) < len(game.sides):
+        return int(sent)
+    return my_side(game)
 
 
 def _version(form: DealForm) -> int | str:

@@ -10,7 +10,7 @@ from flask import flash, redirect, render_template, request, url_for
 from scorekeeper import rules as engine
 from scorekeeper.plumbing.models import Game
 from scorekeeper.rules.terms import SCOREBOARD_DEALS
-from scorekeeper.services import access, creations, games
+from scorekeeper.services import access, creations, deal_history, games, locking
 from scorekeeper.services.game_view import game_view
 from scorekeeper.services.ratings.chances import game_chances
 from scorekeeper.web.access import (
@@ -18,6 +18,7 @@ from scorekeeper.web.access import (
     club_level,
     forget_rules,
     game_or_404,
+    my_side,
     refuse,
     remember_game,
     remember_rules,
@@ -76,6 +77,8 @@ def _scoreboard_page(game: Game, level: Level, problems: Sequence[str] = (), sta
     """
     view = game_view(game)
     first, last, earlier, later = deal_pages(len(view.entries), request.args.get("deals_to"))
+    # Each deal's history in words, and a club's lock: one read of the game's history.
+    events = deal_history.events_of(game)
     choose = FirstDealerForm(formdata=None, seat=str(view.first_dealer))
     choose.seat.choices = [(str(i), seat.player) for i, seat in enumerate(view.seats)]
     return render_template(
@@ -107,7 +110,17 @@ def _scoreboard_page(game: Game, level: Level, problems: Sequence[str] = (), sta
         next_game=view.next_game,
         # Before deal 1 of a club game: each side's chance from the club's kept ratings.
         chances=game_chances(game),
+        history=deal_history.history_words(game, events),
+        lock=locking.lock_of(game, events=events),
+        # The side this phone last sent a line for: labelled "Your side", in the table's order.
+        own=my_side(game),
     ), status
+
+
+def locked_page(game: Game, level: Level, message: str):
+    """A club's locked game that a table's phone tried to correct: the scoreboard, saying why
+    and that nothing was changed (403)."""
+    return _scoreboard_page(game, level, [message], 403)
 
 
 def _may_start(game: Game, level: Level) -> bool:
