@@ -4,9 +4,8 @@ The club is the demo club (`demo.fill_demo`: members, four seasons, a saved rule
 made up and scored by the engine) of `base` games, then copied, copy after copy: each copy's
 games with their sides, players, deals, deal scores and member results, on the same club nights
 (as `flask demo --games 10000` spreads its games: 16 months of Tuesdays and Thursdays), then the
-nights' sums re-added (`figures.refresh_member_days`). Every stored figure is what the app
-would have stored, so `flask recompute --dry-run` finds nothing to put right.
-"""
+nights' sums re-added (`figures.refresh_member_days`). Every stored figure is what the app would
+have stored: `flask recompute --dry-run` finds nothing to put right."""
 
 from __future__ import annotations
 
@@ -334,7 +333,8 @@ def corrections(url: str, count: int) -> list[Correction]:
                 except engine.DealRefused:
                     continue
                 if after.finished and places(after.totals) != before:
-                    body = {"scores": [entry.to_dict() for entry in swapped]}
+                    reason = "A locked game (issue 40): checked against the score sheet."
+                    body = {"scores": [e.to_dict() for e in swapped], "reason": reason}
                     chosen.append(
                         Correction(game_id, game.secret, place, body, before, places(after.totals))
                     )

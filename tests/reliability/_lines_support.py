@@ -181,7 +181,7 @@ class Phone:
         """The fields of the form at `path`, as the page gives them."""
         reply = self.request("GET", path)
         assert reply.status == 200, reply.text[:500]
-        return form_fields(reply.text, path)
+        return form_fields(reply.text, path.split("?")[0])
 
 
 def rfc3339(moment: float) -> str:
@@ -210,10 +210,12 @@ def line_sender(
         return lambda: call(port, "PUT", path, json_body=body, headers=game.headers)
     phone = phone or Phone(port, sent_by)
     path = line_path(game, side)
-    fields = phone.open(path)
+    # The phone is on the side whose line it sends (issue 40: another side's line is only shown).
+    fields = phone.open(f"{path}?on_side={side}")
     assert fields["number"] == str(number), fields
     fields.update(page_fields(side, entry))
     fields.update(
+        on_side=str(side),
         number=str(number),
         device=phone.device,
         sent_by=sent_by,

@@ -82,7 +82,11 @@ def test_a_fold_killed_midway_is_finished_by_the_restarted_app(tmp_path):
         with app.app_context():
             # The oldest game's deal 1 won by the other side, by more each attempt.
             fixed = [{"books": {"clean": 3 + _attempt}}, {"books": {"clean": 1}}]
-            done = deals.correct_deal(db.session.get(Game, oldest), Level.ORGANISER, 1, fixed, None)
+            oldest_game = db.session.get(Game, oldest)
+            # A finished club game is locked (issue 40): an organiser corrects it with a reason.
+            done = deals.correct_deal(
+                oldest_game, Level.ORGANISER, 1, fixed, None, reason="The score sheet said so."
+            )
             assert type(done).__name__ == "Saved", done
             db.session.remove()
         assert count(app, RatingMark) == 1
