@@ -67,7 +67,11 @@ def test_a_refused_entry_keeps_what_was_typed(phone):
     page.fill("#s0-melded_points", "233")
     page.fill("#s1-melded_points", "120")
     page.get_by_role("button", name="Save deal 1").click()
-    assert "not a multiple of 5" in page.locator(".problems").inner_text()
+    # The phone refuses it as the server would (issue 40): said beside the breakdown, the
+    # refused figure brought to hand, nothing sent.
+    expect(page.locator("[data-refused-save]")).to_be_visible()
+    expect(page.locator("#breakdown .preview-problems")).to_contain_text("not a multiple of 5")
+    expect(page.locator("#s0-melded_points")).to_be_focused()
     assert page.input_value("#s0-melded_points") == "233"
     assert page.input_value("#s1-melded_points") == "120"
     shot(page, "refused-entry")
