@@ -29,6 +29,8 @@
   // wait for the next round to be seated (`waiting`): they are told their next table within 2
   // seconds of it (the page fetched again after the answer), however long the other tables
   // play; an unchanged answer is a 304 from one number.
+  // Every second too while a deal waits for a side to agree or stands queried (`asking`; of a
+  // finished game for FINISHED_FOR): a query reaches every phone within 2 seconds.
   // Otherwise every 5 seconds; and a hidden page (another tab, the phone asleep) not at all.
   // With no signal, four times a second whatever else (a request that fails costs the server
   // nothing): the phones agree within 2 seconds of the signal coming back, the other phones
@@ -158,6 +160,7 @@
   var shownLines = live.dataset.lines;
   var shownAnswers = live.dataset.answers; // the sides' agreements and queries, as a token
   var queried = ""; // the queries standing, said on a form (the scoreboard shows them itself)
+  var asking = false; // a deal waits for a side's answer: a query must reach the table quickly
   var lively = Date.now(); // the page loaded, or the game last changed
   var finished = false;
   var nextGame = null; // the table's next game, once someone tapped Play again
@@ -240,11 +243,13 @@
     nextGame = state.next_game || null;
     waiting = !!state.waiting;
     queried = form && state.queries && state.queries.length ? state.queries.join(". ") + ". " : "";
+    asking = !!state.asking;
   }
 
   function quick() {
     var since = Date.now() - lively;
     return !!form || fresh().length > 0 || parts.length > 0 || since < QUICK_FOR ||
+      (asking && (!finished || since < FINISHED_FOR)) ||
       (finished && !nextGame && (waiting || since < FINISHED_FOR));
   }
   function later() {

@@ -60,8 +60,11 @@ def test_live_answer_is_json_with_an_etag_and_no_cache(client):
         "waiting",
         "answers",
         "queries",
+        "asking",
     }
     assert body["news"] is None and body["next_game"] is None
+    # No deal yet: none waits for a side's answer.
+    assert body["asking"] is False
     # A game of no club night: nothing of a night to follow, nothing to wait for.
     assert body["night"] == "" and body["waiting"] is False
     assert body["game"] == game.id

@@ -12,7 +12,13 @@ from sqlalchemy import func, select
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Deal, DealEvent, Game, Side
 from scorekeeper.plumbing.models.history import AGREED, QUERIED
-from scorekeeper.services.agreement import AGREES, QUERIES, WAITING, DealAgreement
+from scorekeeper.services.agreement import (
+    AGREES,
+    QUERIES,
+    WAITING,
+    DealAgreement,
+    agreement_from,
+)
 from scorekeeper.services.names import SOMEONE
 
 # --- what each phone is asked, and what the table and the night are told ---------------------
@@ -124,6 +130,32 @@ def answers_token(game_id: int) -> str:
         )
     ).scalar_one()
     return str(newest or "")
+
+
+def still_asking(game_id: int) -> bool:
+    """Whether a deal of the game still waits for a side's answer (or stands queried): its
+    phones then keep asking every second, so a query reaches the table within 2 seconds."""
+    deals = db.session.execute(
+        select(Deal.number, Deal.version).where(Deal.game_id == game_id).order_by(Deal.number)
+    ).all()
+    if not deals:
+        return False
+    sides = db.session.execute(
+        select(func.count(Side.id)).where(Side.game_id == game_id)
+    ).scalar_one()
+    events = db.session.execute(
+        select(
+            DealEvent.deal_number,
+            DealEvent.deal_version,
+            DealEvent.kind,
+            DealEvent.side_position,
+            DealEvent.by,
+            DealEvent.reason,
+        )
+        .where(DealEvent.game_id == game_id)
+        .order_by(DealEvent.id)
+    ).all()
+    return not all(deal.agreed for deal in agreement_from(deals, sides, events))
 
 
 # What the scoreboard says around the deals asked and the queries standing.

@@ -62,6 +62,8 @@ class TableState:
     # scoreboard then shows the marks and questions again; the queries standing, in words.
     answers: str = ""
     queries: list[str] = field(default_factory=list)
+    # A deal still waits for a side's answer: the phones keep asking every second.
+    asking: bool = False
 
     def as_json(self, link: Callable[[str], str]) -> dict[str, Any]:
         """The body of the live answer; `link` turns a game's secret into its link."""
@@ -87,6 +89,7 @@ class TableState:
             "waiting": self.waiting,
             "answers": self.answers,
             "queries": self.queries,
+            "asking": self.asking,
         }
 
 
@@ -158,7 +161,7 @@ def version_of(game: Game) -> str:
 def table_state(game_id: int, device: str | None, now: datetime | None = None) -> TableState | None:
     """The game's version and who else is entering its current deal; None if no such game.
 
-    Six small queries (after the one that opened the link: four, and two for the sides'
+    Nine small queries (after the one that opened the link: four, and five for the sides'
     agreements and queries), and one more for a club game (its place in a night), no ORM
     objects. Asked only when
     the game's live version moved on since the phone's last answer (web/live.py).
@@ -235,6 +238,7 @@ def table_state(game_id: int, device: str | None, now: datetime | None = None) -
         place.waiting if place else False,
         agreement_shown.answers_token(game_id),
         [q.words for q in agreement_shown.open_queries([game_id]).get(game_id, [])],
+        agreement_shown.still_asking(game_id),
     )
 
 

@@ -141,3 +141,34 @@ def test_a_query_at_a_club_night_asks_for_the_organiser(browser, live_server, ap
     finally:
         for page in (table, organiser, wall):
             page.context.close()
+
+
+def test_a_query_reaches_phones_long_past_their_first_quick_seconds(browser, live_server, app):
+    """A phone past its first quick seconds asks every 5 s, unless a deal still waits for a
+    side's answer (the live answer's `asking`): then every second, so a query sent long after
+    the deal still reaches every phone within 2 s."""
+    link = a_casual_game(app)
+    phones = {}
+    for name in ("Ann", "Cat", "Dan"):
+        page = open_phone(browser, PHONE, live_server)
+        # "Just loaded" over after 1 ms: only the deals waiting for an answer keep the pace.
+        page.context.add_init_script(
+            f"localStorage.setItem('hf-name', '{name}'); window.hf = {{ quickFor: 1 }};"
+        )
+        with page.expect_response(lambda answer: "/live" in answer.url):
+            page.goto(live_server + link)
+        phones[name] = page
+    ann, cat, dan = phones["Ann"], phones["Cat"], phones["Dan"]
+    try:
+        query = dan.locator("#agree details", has_text="Query deal 2")
+        query.get_by_text("Query deal 2").tap()
+        query.get_by_role("button", name="Send the query for Cat & Dan").tap()
+        tapped = time.monotonic()
+        words = "Deal 2 queried by Cat & Dan (Dan)"
+        expect(dan.get_by_text(words)).to_be_visible()
+        for page in (ann, cat):
+            expect(page.get_by_text(words)).to_be_visible(timeout=IN_STEP_MS)
+        print(f"\nthe query seen on Ann's and Cat's phones in {time.monotonic() - tapped:.2f} s")
+    finally:
+        for page in phones.values():
+            page.context.close()

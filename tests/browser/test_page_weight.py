@@ -64,8 +64,9 @@ LIMIT = 10 * 1024
 # one-time "Who is holding this phone?" form a new phone meets +255 (its CSRF token most of
 # it), the Larger text toggle +61; larger.css comes only to a phone that chose it.
 # Each deal's history in words in its details (+21 a deal) and the parts above measured together:
-# 17,696 bytes (live.js 4,100 on the wire with all of issue 40's changes); 17,750 its ceiling.
-CEILING = {"scoreboard": 17_750, "deal-entry": 18_000 + 12_600 + 1_400}
+# 17,696 bytes (live.js 4,100 on the wire with all of issue 40's changes); then every second
+# while a deal waits for a side's answer, live.js +55 and the live answer's `asking` +16.
+CEILING = {"scoreboard": 17_800, "deal-entry": 18_000 + 12_600 + 1_400}
 DEMO_SLUG = "demo"
 REPEATED = re.compile(r"/live\?|/entering$")
 # Adds up every layout shift from the start. Nobody touches these pages, so every shift counts:
