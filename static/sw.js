@@ -55,7 +55,9 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(SHELL)
-      .then((cache) => cache.addAll(SHELL_FILES))
+      // Without the phone's cookies: the kept "No signal" page names nobody signed in (kept
+      // while an organiser was, it said "Signed in as olga" after she signed out elsewhere).
+      .then((cache) => cache.addAll(SHELL_FILES.map((url) => new Request(url, { credentials: "omit" }))))
       .then(keepOpenGames)
       .then(() => self.skipWaiting()),
   );
