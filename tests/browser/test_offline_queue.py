@@ -115,11 +115,11 @@ KEPT_TEXT = """async path => {
 
 def kept_form_is_for(page, path: str, number: int) -> None:
     """Wait until the deal form the phone keeps for no signal is the one for deal `number`."""
-    for _ in range(100):
-        if f"Enter deal {number}</h1>" in page.evaluate(KEPT_TEXT, path):
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(f"the kept form is not for deal {number}")
+    page.wait_for_function(
+        f"async ([path, heading]) => ({KEPT_TEXT})(path).then(text => text.includes(heading))",
+        arg=[path, f"Enter deal {number}</h1>"],
+        timeout=5_000,
+    )
 
 
 # What the worker keeps to send, read from its store on the phone.
