@@ -3,11 +3,12 @@ the scoreboard shows of each deal's agreement on this phone."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from flask import flash, redirect, request, url_for
 
-from scorekeeper.plumbing.models import Game
+from scorekeeper.plumbing.models import DealEvent, Game
 from scorekeeper.services import agreement, agreement_shown, deals, writes
 from scorekeeper.services.agreement import DealAgreement
 from scorekeeper.services.agreement_shown import OpenQuery, ToAnswer
@@ -44,9 +45,14 @@ class Shown:
     most_reason: int = agreement.MOST_REASON
 
 
-def shown_on_this_phone(game: Game) -> Shown:
-    """The marks, questions and queries of the scoreboard, for the side this phone is on."""
-    agreements = agreement.agreement_of(game)
+def shown_on_this_phone(game: Game, events: Iterable[DealEvent] | None = None) -> Shown:
+    """The marks, questions and queries of the scoreboard, for the side this phone is on; from
+    the game's history as the scoreboard read it (`events`), else read here."""
+    agreements = (
+        agreement.agreement_of(game)
+        if events is None
+        else agreement.agreement_from(game.deals, len(game.sides), events)
+    )
     side = my_side(game)
     asked = agreement_shown.to_answer(game, agreements, side)
     by_number: dict[int, DealAgreement] = {a.number: a for a in agreements}

@@ -111,6 +111,7 @@ def _scoreboard_page(game: Game, level: Level, problems: Sequence[str] = (), sta
         # Before deal 1 of a club game: each side's chance from the club's kept ratings.
         chances=game_chances(game),
         history=deal_history.history_words(game, events),
+        history_events=events,
         lock=locking.lock_of(game, events=events),
         # The side this phone last sent a line for: labelled "Your side", in the table's order.
         own=my_side(game),
