@@ -172,7 +172,7 @@ def test_a_night_of_thirteen_from_phones_that_never_opened_the_club(browser, liv
         second = table_links(organiser, 2)
         for table, phone in enumerate(phones, 1):
             phone.get_by_role("link", name=f"Table {table}'s round 2 game").click()
-            assert phone.url == live_server + second[table - 1]
+            expect(phone).to_have_url(live_server + second[table - 1])
             score_the_table(phone, 2, table)
         for phone in phones:
             expect(phone.locator("[data-night-next]")).to_contain_text("The night is over.")

@@ -67,5 +67,7 @@ def test_a_games_rule_card_with_house_rules_fits_at_200_percent_text(large_text)
     page.fill("#rule_going_out_bonus", "200")
     page.get_by_role("button", name="Start the game").click()
     page.get_by_role("link", name="Rule card").click()
+    # The click does not wait for the card: read it once it has loaded with its stylesheet.
+    page.wait_for_url("**/t/*/rules", wait_until="load")
     assert_fits(page, "game")
     check_axe(page)

@@ -41,8 +41,10 @@ def test_thursday_rules_saved_made_default_played_from_the_table_link(
     page.get_by_role("navigation", name="Tuesday Club").get_by_role(
         "link", name="Rule sets"
     ).click()
+    expect(page.get_by_role("link", name="Save a new rule set")).to_be_visible()
     check_axe(page)
     page.get_by_role("link", name="Save a new rule set").click()
+    expect(page.get_by_role("link", name="Start from Club individual")).to_be_visible()
     check_axe(page)
     page.get_by_role("link", name="Start from Club individual").click()
     page.get_by_label("Name of the rule set").fill("Thursday rules")
@@ -64,6 +66,7 @@ def test_thursday_rules_saved_made_default_played_from_the_table_link(
     expect(page.locator(".cards h2")).to_have_text(["Thursday rules · the default"])
     check_axe(page)
     page.get_by_role("link", name="Edit Thursday rules").click()
+    expect(page.get_by_label("Name of the rule set")).to_have_value("Thursday rules")
     check_axe(page)
     page.go_back()
     page.get_by_role("link", name="Delete Thursday rules").click()

@@ -76,4 +76,4 @@ def test_a_refused_entry_keeps_what_was_typed(phone):
     assert page.input_value("#s1-melded_points") == "120"
     shot(page, "refused-entry")
     page.get_by_role("link", name="Scoreboard").click()
-    assert "No deal entered yet" in page.content()
+    expect(page.get_by_text("No deal entered yet")).to_be_visible()
