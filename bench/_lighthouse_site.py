@@ -87,8 +87,9 @@ def club_night(server: Gunicorn) -> Night:
     a deal saved at each of its 3 tables; its id, board link and a table's game."""
     from scorekeeper import create_app, with_driver
     from scorekeeper.plumbing.db import db
-    from scorekeeper.services import clubs, deals, night_play
+    from scorekeeper.services import clubs, deals
     from scorekeeper.services.access import Level
+    from scorekeeper.services.nights import play as night_play
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": with_driver(server.env["DATABASE_URL"])})
     with app.app_context():

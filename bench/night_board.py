@@ -46,7 +46,7 @@ from live import cpu_seconds, percentile  # noqa: E402
 SLUG = "bench-night"
 TABLES = 10
 PHONES = 40
-POLL_SECONDS = 1.0  # the board's poll (web/clubs/night_pages.py BOARD_POLL)
+POLL_SECONDS = 1.0  # the board's poll (web/nights/pages.py BOARD_POLL)
 TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 # A quiet deal: neither side goes out, so no table's game ends while the bench runs.
 QUIET = {"scores": [{"melded_points": 120}, {"melded_points": 90}]}
@@ -65,8 +65,9 @@ def build(database_url: str) -> Night:
     """The club's night of 40 members on 10 tables, round 1 seated, one deal at each table."""
     from scorekeeper import create_app, with_driver
     from scorekeeper.plumbing.db import db
-    from scorekeeper.services import accounts, clubs, deals, night_play
+    from scorekeeper.services import accounts, clubs, deals
     from scorekeeper.services.access import Level
+    from scorekeeper.services.nights import play as night_play
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": with_driver(database_url)})
     with app.app_context():

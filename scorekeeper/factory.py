@@ -72,11 +72,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         lines,
         live,
         naming,
-        night_links,
         rulecards,
         scorer,
     )
     from scorekeeper.web import clubs as club_pages
+    from scorekeeper.web.nights import links as night_links
 
     # The app's log (a failed request's path, a traceback) blanks secrets as gunicorn's does.
     keep_secrets_out(app.logger)

@@ -16,8 +16,9 @@ from test_night_pages import holder  # noqa: F401 (named here for its importers 
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night, NightPlayer, NightRound, NightTable
-from scorekeeper.services import clubs, deals, night_play
+from scorekeeper.services import clubs, deals
 from scorekeeper.services.access import Level
+from scorekeeper.services.nights import play as night_play
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,9 @@ from test_night_pages import holder
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night
-from scorekeeper.services import clubs, night_cards, night_play
+from scorekeeper.services import clubs
+from scorekeeper.services.nights import cards as night_cards
+from scorekeeper.services.nights import play as night_play
 
 pytestmark = pytest.mark.usefixtures("quick_hashing")
 

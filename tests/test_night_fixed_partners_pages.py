@@ -16,7 +16,7 @@ from test_night_pages import NEW, ids
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night
 from scorekeeper.rules.terms import PARTNERS
-from scorekeeper.services import night_partners
+from scorekeeper.services.nights import partners as night_partners
 
 pytestmark = pytest.mark.usefixtures("quick_hashing")
 

@@ -18,7 +18,7 @@ from scorekeeper.plumbing.models import Night
 from scorekeeper.rules.nights import MOST_ROUNDS
 from scorekeeper.rules.whist import whist_rounds
 from scorekeeper.services import clubs
-from scorekeeper.services.nights import DEFAULT_ROUNDS
+from scorekeeper.services.nights.planning import DEFAULT_ROUNDS
 
 pytestmark = pytest.mark.usefixtures("quick_hashing")
 

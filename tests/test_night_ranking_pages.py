@@ -18,7 +18,7 @@ from test_night_pages import NEW, finish_round, ids, open_night
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night
 from scorekeeper.rules import rounding
-from scorekeeper.services.night_ranking import AVERAGE, HALF, OFFERED, RANKINGS, TOTAL
+from scorekeeper.services.nights.ranking import AVERAGE, HALF, OFFERED, RANKINGS, TOTAL
 
 pytestmark = pytest.mark.usefixtures("quick_hashing")
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from datetime import date
 
 from scorekeeper.rules.terms import figure
-from scorekeeper.services.night_board import NightView, Standing
-from scorekeeper.services.night_place import day_of, listed
-from scorekeeper.services.night_play import why_no_draw
+from scorekeeper.services.nights.board import NightView, Standing
+from scorekeeper.services.nights.place import day_of, listed
+from scorekeeper.services.nights.play import why_no_draw
 
 NOT_FINAL = "Not final: the organiser may still draw again."
 # A round that may not be drawn again (fixed partners after round 1) may still change with a

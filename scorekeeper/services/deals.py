@@ -21,7 +21,7 @@ from scorekeeper import rules as engine
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Deal, DealPart, DealScore, Game, Side
 from scorekeeper.rules import DealEntry, DealLimitReached, DealRefused, Progress, Refusal
-from scorekeeper.services import access, deal_history, figures, games, night_place
+from scorekeeper.services import access, deal_history, figures, games
 from scorekeeper.services.access import Level
 from scorekeeper.services.corrections import correct_deal as correct_deal
 from scorekeeper.services.corrections import correction_refused
@@ -65,6 +65,7 @@ from scorekeeper.services.deal_outcomes import (
     SavedMeanwhile as SavedMeanwhile,
 )
 from scorekeeper.services.live import lines_token, saved_news
+from scorekeeper.services.nights import place as night_place
 
 # An idempotency key: a form's is a FORM_KEY; an API client may choose its own.
 KEY = re.compile(r"[A-Za-z0-9_.:-]{1,64}")

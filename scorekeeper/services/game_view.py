@@ -18,8 +18,9 @@ from scorekeeper import rules as engine
 from scorekeeper.plumbing.models import DealPart, Game
 from scorekeeper.rules import Progress, Refusal, RuleSet
 from scorekeeper.rules.game import deal_limit_reached
-from scorekeeper.services import deals, games, links, live, night_place, side_lines
+from scorekeeper.services import deals, games, links, live, side_lines
 from scorekeeper.services.names import SOMEONE
+from scorekeeper.services.nights import place as night_place
 
 
 @dataclass(frozen=True)
@@ -197,7 +198,7 @@ class GameView:
     @cached_property
     def night_place(self) -> night_place.NightPlace | None:
         """Where the game sits in its club night, and where its players go next; None for a
-        game of no night (services/night_place.py: one query, two once the next is seated;
+        game of no night (services/nights/place.py: one query, two once the next is seated;
         none for a casual game)."""
         return None if self.game.club_id is None else night_place.place_of(self.game)
 

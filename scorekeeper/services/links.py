@@ -201,7 +201,7 @@ def _retry_after(address: str, now: datetime) -> int:
     return max(1, int((oldest + MISS_WINDOW - now).total_seconds()) + 1)
 
 
-# Asked by a night's read-only link too (services/night_links.py): the same allowance.
+# Asked by a night's read-only link too (services/nights/links.py): the same allowance.
 retry_after = _retry_after
 
 

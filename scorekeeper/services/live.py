@@ -18,8 +18,8 @@ from sqlalchemy.orm import aliased
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Deal, DealPart, Entering, Game
 from scorekeeper.rules.terms import signed
-from scorekeeper.services import night_place
 from scorekeeper.services.names import SOMEONE
+from scorekeeper.services.nights import place as night_place
 
 # A phone with the deal form open says so every few seconds (static/app.js); one not heard from
 # for this long has put the form away.

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from scorekeeper.plumbing.models import Club, Night, SavedRules
 from scorekeeper.rules import PRESETS, RuleSet, saved_ruleset
 from scorekeeper.rules.tables import room_words
-from scorekeeper.services import nights
 from scorekeeper.services.games import rules_of_saved
 from scorekeeper.services.members import split_names
-from scorekeeper.services.night_seating import present_for
+from scorekeeper.services.nights import planning
+from scorekeeper.services.nights.seating import present_for
 
 # The form lists every count up to the club's members and this many more (guests), at least
 # up to FEWEST_LISTED, never past what a night seats.
@@ -33,7 +33,7 @@ def fours_allowed(rules: RuleSet) -> bool:
 
 def said(players: int, shape: str, rules: RuleSet) -> str:
     """ "10 players: 1 table of 6 and 1 table of 4, nobody sits out." for this shape's key."""
-    teams_a_table = nights.SHAPES[shape][0].pairs_a_table
+    teams_a_table = planning.SHAPES[shape][0].pairs_a_table
     return room_words(players, teams_a_table, fours_allowed(rules))
 
 
@@ -62,9 +62,12 @@ def form_counts(
     if not ruleset.individuals and ruleset.max_sides is not None and ruleset.max_sides < 3:
         keys = ["fours"]
     members = sum(1 for m in club.members if not m.archived)
-    most = min(nights.MOST_PLAYERS, max(FEWEST_LISTED, members + GUESTS_LISTED))
+    most = min(planning.MOST_PLAYERS, max(FEWEST_LISTED, members + GUESTS_LISTED))
     shapes = tuple(
-        (nights.SHAPES[key][1], tuple(said(n, key, ruleset) for n in range(_fewest(key), most + 1)))
+        (
+            planning.SHAPES[key][1],
+            tuple(said(n, key, ruleset) for n in range(_fewest(key), most + 1)),
+        )
         for key in keys
     )
     chosen = shape if shape in keys else keys[0]
@@ -72,9 +75,9 @@ def form_counts(
     return Counts(called, shapes, ticked, words)
 
 
-def plan_words(plan: nights.NightPlan) -> str:
+def plan_words(plan: planning.NightPlan) -> str:
     """The plan of tonight's tables: what its count gives in its shape, as the plan seats it
-    (`nights.plan_for_tonight` lets tables of 4 take what tables of 6 leave, whatever the
+    (`planning.plan_for_tonight` lets tables of 4 take what tables of 6 leave, whatever the
     rules' fewest sides)."""
     return room_words(plan.players, plan.shape.pairs_a_table, fours_allowed=True)
 

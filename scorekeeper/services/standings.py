@@ -31,10 +31,10 @@ from scorekeeper.plumbing.models import (
     Rating,
     Side,
 )
-from scorekeeper.services import night_results
 from scorekeeper.services.games.words import rules_called
-from scorekeeper.services.night_board import Standing as NightStanding
-from scorekeeper.services.night_results import NightResult
+from scorekeeper.services.nights import results as night_results
+from scorekeeper.services.nights.board import Standing as NightStanding
+from scorekeeper.services.nights.results import NightResult
 from scorekeeper.services.ratings import model
 
 # What the rest of the app reads here is at home in the parts named above (`x as x`).

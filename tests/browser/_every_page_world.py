@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night
 from scorekeeper.rules import DealEntry
-from scorekeeper.services import clubs, deals, demo, games, night_play, side_lines
+from scorekeeper.services import clubs, deals, demo, games, side_lines
 from scorekeeper.services.access import Level
 from scorekeeper.services.games import SideSetup
 from scorekeeper.services.links import path_of
+from scorekeeper.services.nights import play as night_play
 
 from .seeded import kept
 

@@ -12,10 +12,11 @@ from playwright.sync_api import expect
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night
 from scorekeeper.rules import DealEntry
-from scorekeeper.services import accounts, clubs, deals, games, night_play
+from scorekeeper.services import accounts, clubs, deals, games
 from scorekeeper.services.access import Level
 from scorekeeper.services.games import SideSetup
 from scorekeeper.services.links import path_of
+from scorekeeper.services.nights import play as night_play
 
 from .conftest import check_axe, open_phone
 

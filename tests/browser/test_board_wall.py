@@ -13,8 +13,9 @@ from playwright.sync_api import expect
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night
-from scorekeeper.services import accounts, clubs, deals, night_play
+from scorekeeper.services import accounts, clubs, deals
 from scorekeeper.services.access import Level
+from scorekeeper.services.nights import play as night_play
 
 from . import test_every_page as every
 from .conftest import ARTIFACTS, check_axe, open_phone

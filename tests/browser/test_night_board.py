@@ -13,7 +13,8 @@ from sqlalchemy import select
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Deal, DealScore, Night, Player, Side
-from scorekeeper.services import accounts, clubs, night_play
+from scorekeeper.services import accounts, clubs
+from scorekeeper.services.nights import play as night_play
 
 from .conftest import ARTIFACTS, check_axe, open_phone
 

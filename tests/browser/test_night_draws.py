@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from scorekeeper.services import accounts, clubs, night_play
+from scorekeeper.services import accounts, clubs
+from scorekeeper.services.nights import play as night_play
 
 from .conftest import check_axe
 from .test_night_board import FIELD_SIZES, SLUG, TWELVE

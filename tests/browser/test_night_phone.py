@@ -12,8 +12,9 @@ from sqlalchemy import select
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night, NightRound, NightTable
-from scorekeeper.services import accounts, clubs, deals, night_play
+from scorekeeper.services import accounts, clubs, deals
 from scorekeeper.services.access import Level
+from scorekeeper.services.nights import play as night_play
 
 from .conftest import check_axe, open_phone
 

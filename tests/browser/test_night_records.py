@@ -9,8 +9,9 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from scorekeeper.plumbing.db import db
-from scorekeeper.services import clubs, deals, demo, night_play
+from scorekeeper.services import clubs, deals, demo
 from scorekeeper.services.access import Level
+from scorekeeper.services.nights import play as night_play
 
 from .conftest import check_axe
 from .test_standings_phone import A4_PRINTED_WIDTH, HEADINGS

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from scorekeeper.services.board_words import how_it_ended, share_lines, winners_of
-from scorekeeper.services.night_board import Standing
+from scorekeeper.services.nights.board import Standing
 
 
 def standing(rank, name, points, games) -> Standing:

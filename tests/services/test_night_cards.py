@@ -12,7 +12,10 @@ from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night
 from scorekeeper.rules import Round
 from scorekeeper.rules.whist import whist_sizes_said
-from scorekeeper.services import clubs, night_cards, night_play, night_seating
+from scorekeeper.services import clubs
+from scorekeeper.services.nights import cards as night_cards
+from scorekeeper.services.nights import play as night_play
+from scorekeeper.services.nights import seating as night_seating
 
 from ._support import end_round
 

@@ -13,7 +13,10 @@ import pytest
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night, Rating
 from scorekeeper.rules.nights import MOST_ROUNDS
-from scorekeeper.services import clubs, night_board, night_play, night_seating
+from scorekeeper.services import clubs
+from scorekeeper.services.nights import board as night_board
+from scorekeeper.services.nights import play as night_play
+from scorekeeper.services.nights import seating as night_seating
 from scorekeeper.services.ratings.scopes import ALL
 
 from ._support import end_round

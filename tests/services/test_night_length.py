@@ -1,4 +1,4 @@
-"""Rounds left blank are what the night's schedule needs (issue 37): services/night_length."""
+"""Rounds left blank are what the night's schedule needs (issue 37): services/nights/length."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 
 from scorekeeper.rules.nights import MOST_ROUNDS
 from scorekeeper.rules.whist import round_robin, whist_rounds, whist_sizes
-from scorekeeper.services.night_length import AS_NEEDED, rounds_needed
-from scorekeeper.services.nights import DEFAULT_ROUNDS
+from scorekeeper.services.nights.length import AS_NEEDED, rounds_needed
+from scorekeeper.services.nights.planning import DEFAULT_ROUNDS
 
 
 @pytest.mark.parametrize("players", whist_sizes())

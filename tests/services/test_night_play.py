@@ -13,10 +13,12 @@ from sqlalchemy import select
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night, NightRound, NightTable
-from scorekeeper.services import clubs, deals, night_board, night_play
+from scorekeeper.services import clubs, deals
 from scorekeeper.services.access import Level
 from scorekeeper.services.deal_outcomes import Saved
-from scorekeeper.services.night_play import NightRefused
+from scorekeeper.services.nights import board as night_board
+from scorekeeper.services.nights import play as night_play
+from scorekeeper.services.nights.play import NightRefused
 
 TODAY = date(2024, 5, 14)
 TWELVE = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kit", "Lou"]

@@ -21,12 +21,15 @@ from sqlalchemy import select, update
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night, Side
-from scorekeeper.services import clubs, deals, night_board, night_play, night_results, standings
+from scorekeeper.services import clubs, deals, standings
 from scorekeeper.services.access import Level
 from scorekeeper.services.deal_outcomes import Saved
-from scorekeeper.services.night_board import BoardRound, BoardSide, BoardTable
-from scorekeeper.services.night_play import NightRefused
-from scorekeeper.services.night_ranking import (
+from scorekeeper.services.nights import board as night_board
+from scorekeeper.services.nights import play as night_play
+from scorekeeper.services.nights import results as night_results
+from scorekeeper.services.nights.board import BoardRound, BoardSide, BoardTable
+from scorekeeper.services.nights.play import NightRefused
+from scorekeeper.services.nights.ranking import (
     AVERAGE,
     HALF,
     NO_GAME,
@@ -37,7 +40,7 @@ from scorekeeper.services.night_ranking import (
     ZERO,
     needed,
 )
-from scorekeeper.services.night_ranking import standings as ranked
+from scorekeeper.services.nights.ranking import standings as ranked
 from scorekeeper.services.standings import Filters
 
 TODAY = date(2024, 5, 14)

@@ -20,12 +20,15 @@ from sqlalchemy import event
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night, NightRound
 from scorekeeper.rules import DealEntry
-from scorekeeper.services import clubs, deals, night_board, night_play, night_results, standings
+from scorekeeper.services import clubs, deals, standings
 from scorekeeper.services.access import Level
 from scorekeeper.services.deal_outcomes import Saved
 from scorekeeper.services.games import SideSetup, record_game
-from scorekeeper.services.night_board import BoardRound, BoardSide, BoardTable
-from scorekeeper.services.night_board import standings as night_standings
+from scorekeeper.services.nights import board as night_board
+from scorekeeper.services.nights import play as night_play
+from scorekeeper.services.nights import results as night_results
+from scorekeeper.services.nights.board import BoardRound, BoardSide, BoardTable
+from scorekeeper.services.nights.board import standings as night_standings
 from scorekeeper.services.standings import Filters
 
 TODAY = date(2024, 5, 14)

@@ -19,19 +19,14 @@ from sqlalchemy import select, update
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night, Side
 from scorekeeper.rules import rounding, terms
-from scorekeeper.services import (
-    clubs,
-    deals,
-    night_board,
-    night_export,
-    night_play,
-    records,
-    standings,
-)
+from scorekeeper.services import clubs, deals, records, standings
 from scorekeeper.services.access import Level
-from scorekeeper.services.night_board import BoardRound, BoardSide, BoardTable
-from scorekeeper.services.night_ranking import AVERAGE, HALF, NO_GAME, OWN_AVERAGE, TOTAL
-from scorekeeper.services.night_ranking import standings as ranked
+from scorekeeper.services.nights import board as night_board
+from scorekeeper.services.nights import export as night_export
+from scorekeeper.services.nights import play as night_play
+from scorekeeper.services.nights.board import BoardRound, BoardSide, BoardTable
+from scorekeeper.services.nights.ranking import AVERAGE, HALF, NO_GAME, OWN_AVERAGE, TOTAL
+from scorekeeper.services.nights.ranking import standings as ranked
 
 
 def half_up(exact: Fraction, places: int = 0) -> Decimal:

@@ -16,10 +16,12 @@ from sqlalchemy import func, select
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night
 from scorekeeper.rules import Round
-from scorekeeper.services import clubs, deals, night_play, night_seating, side_lines
+from scorekeeper.services import clubs, deals, side_lines
 from scorekeeper.services.access import Level, may_run_nights, needed_to_run_nights
 from scorekeeper.services.deal_outcomes import Saved
-from scorekeeper.services.night_play import NightRefused
+from scorekeeper.services.nights import play as night_play
+from scorekeeper.services.nights import seating as night_seating
+from scorekeeper.services.nights.play import NightRefused
 
 from ._support import end_round
 

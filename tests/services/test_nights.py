@@ -12,8 +12,9 @@ from datetime import date, timedelta
 import pytest
 
 from scorekeeper.rules import Shape
-from scorekeeper.services import clubs, games, nights
+from scorekeeper.services import clubs, games
 from scorekeeper.services.games import SideSetup
+from scorekeeper.services.nights import planning
 
 TODAY = date(2024, 5, 14)
 NINE = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
@@ -39,13 +40,13 @@ def key(ids, *names):
 
 
 def plan(club, ids, names, shape="fours", rounds=3, guests="", draw=0, today=TODAY):
-    return nights.plan_for_tonight(
+    return planning.plan_for_tonight(
         club,
         [ids[n] for n in names],
         guests,
         shape,
         rounds,
-        nights.seed_for(club, today, draw),
+        planning.seed_for(club, today, draw),
         today,
     )
 
@@ -73,11 +74,11 @@ def test_the_season_folds_partners_and_opponents_members_by_id_guests_left_out(c
     # Individuals: every two of them opposed; before the season, nothing counts.
     game(club, ["Fay"], ["Gus"], ["Hal"], on=date(2024, 5, 1), ruleset="club")
     game(club, ["Ann", "Bob"], ["Ivy", "Hal"], on=date(2024, 3, 31))
-    span = nights.history_span(club, TODAY)
+    span = planning.history_span(club, TODAY)
     assert (span.start, span.end, span.season) == (date(2024, 4, 1), TODAY, True)
     assert span.words == "this season (Spring, 1 Apr 2024 to 30 Jun 2024)"
 
-    history = nights.season_history(club, span)
+    history = planning.season_history(club, span)
 
     assert history.partnered == {
         key(nine, "Ann", "Bob"): 1,
@@ -102,11 +103,11 @@ def test_with_no_season_holding_today_the_last_90_days_count(club, nine):
     game(club, ["Ann", "Bob"], ["Cat", "Dan"], on=TODAY - timedelta(days=90))
     game(club, ["Ann", "Cat"], ["Bob", "Dan"], on=TODAY - timedelta(days=91))
 
-    span = nights.history_span(club, TODAY)
+    span = planning.history_span(club, TODAY)
 
     assert (span.start, span.season) == (TODAY - timedelta(days=90), False)
     assert span.words == "the last 90 days (since 14 Feb 2024)"
-    assert nights.season_history(club, span).partnered == {
+    assert planning.season_history(club, span).partnered == {
         key(nine, "Ann", "Bob"): 1,
         key(nine, "Cat", "Dan"): 1,
     }
@@ -121,7 +122,7 @@ def test_nine_at_tables_of_four_one_sits_out_a_round_never_twice_no_partner_repe
 
     night = plan(club, nine, NINE)
 
-    assert isinstance(night, nights.NightPlan), night
+    assert isinstance(night, planning.NightPlan), night
     assert (night.shape, night.players, night.games_counted) == (Shape.FOURS, 9, 2)
     out = Counter()
     for r in night.rounds:
@@ -182,7 +183,7 @@ def test_a_whist_schedule_goes_on_where_last_week_left_off(club, nine):
 def test_guests_play_by_name_and_individual_tables_seat_everyone(club, nine):
     night = plan(club, nine, ["Ann", "Bob"], shape="singles", rounds=2, guests="Zoë\nYan, Xu")
 
-    assert isinstance(night, nights.NightPlan), night
+    assert isinstance(night, planning.NightPlan), night
     for r in night.rounds:
         assert [len(t.sides) for t in r.tables] == [5] and r.sitting_out == ()
         assert sorted(p for t in r.tables for p in t.seats) == ["Ann", "Bob", "Xu", "Yan", "Zoë"]
@@ -240,7 +241,7 @@ def test_guests_play_by_name_and_individual_tables_seat_everyone(club, nine):
 )
 def test_refused_in_words_naming_the_figure(club, nine, names, shape, rounds, guests, problem):
     refused = plan(club, nine, names, shape=shape, rounds=rounds, guests=guests)
-    assert isinstance(refused, nights.PlanRefused)
+    assert isinstance(refused, planning.PlanRefused)
     assert refused.problems == (problem,)
 
 
@@ -257,7 +258,7 @@ def test_a_member_of_another_club_or_archived_is_not_seated(club, nine, olga):
     other = clubs.create_club("Thursday Club", "thursday", olga)
     stranger = clubs.add_member(other, "Zed")
     clubs.set_archived(clubs.member(club, nine["Ivy"]), True)
-    refused = nights.plan_for_tonight(
+    refused = planning.plan_for_tonight(
         club, [nine["Ann"], stranger.id, nine["Ivy"]], "", "fours", 3, 1, TODAY
     )
     assert refused.problems == (
@@ -270,7 +271,7 @@ def test_a_member_of_another_club_or_archived_is_not_seated(club, nine, olga):
 
 
 def test_the_shape_comes_from_the_club_s_default_rules(club, nine):
-    everyone = nights.shape_choices(club)
+    everyone = planning.shape_choices(club)
     assert ([k for k, _ in everyone.offered], everyone.default) == (
         ["fours", "sixes", "singles"],
         "fours",
@@ -278,7 +279,7 @@ def test_the_shape_comes_from_the_club_s_default_rules(club, nine):
 
     solo = clubs.create_saved_rules(club, "Tuesday rules", "club")
     clubs.make_default(club, solo)
-    chosen = nights.shape_choices(club)
+    chosen = planning.shape_choices(club)
     assert ([k for k, _ in chosen.offered], chosen.default) == (["fours", "singles"], "singles")
     assert (
         chosen.because
@@ -295,11 +296,11 @@ def test_the_shape_comes_from_the_club_s_default_rules(club, nine):
 
     two_teams = clubs.create_saved_rules(club, "Cutthroat nights", "cutthroat")
     clubs.make_default(club, two_teams)
-    assert [k for k, _ in nights.shape_choices(club).offered] == ["fours", "singles"]
+    assert [k for k, _ in planning.shape_choices(club).offered] == ["fours", "singles"]
     assert "allow at most 2 sides" in plan(club, nine, NINE[:6], shape="sixes").problems[0][1]
 
     clubs.make_default(club, clubs.create_saved_rules(club, "Classic nights", "classic"))
-    assert [k for k, _ in nights.shape_choices(club).offered] == ["fours", "sixes", "singles"]
+    assert [k for k, _ in planning.shape_choices(club).offered] == ["fours", "sixes", "singles"]
     six = plan(club, nine, NINE, shape="sixes", rounds=2)
     # Nine at tables of 6: two tables of 4 seat eight, where a table of 6 would leave 3 out.
     assert [sorted(len(t.sides) for t in r.tables) for r in six.rounds] == [[2, 2], [2, 2]]

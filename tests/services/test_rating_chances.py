@@ -11,10 +11,12 @@ from sqlalchemy import event
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club
-from scorekeeper.services import clubs, deals, games, night_board, night_play
+from scorekeeper.services import clubs, deals, games
 from scorekeeper.services.access import Level
 from scorekeeper.services.games import SideSetup
-from scorekeeper.services.night_play import NightRefused
+from scorekeeper.services.nights import board as night_board
+from scorekeeper.services.nights import play as night_play
+from scorekeeper.services.nights.play import NightRefused
 from scorekeeper.services.ratings import chances, model
 
 from ._support import NOTHING, ONE_CLEAN, entries

@@ -42,7 +42,7 @@ class Night(db.Model):
     # How a round sat out counts in the night's standings: "no game" (not counted: ranked by
     # the average of the games played) or "zero" (a game of 0 points).
     sit_out: Mapped[str] = mapped_column(String(16))
-    # How the night's standings rank its players (services/night_ranking.RANKINGS). Nights kept
+    # How the night's standings rank its players (services/nights/ranking.RANKINGS). Nights kept
     # before issue 37 rank as they did then: "average" (per game, every player ranked).
     ranking: Mapped[str] = mapped_column(String(16), default="average", server_default="average")
     # The read-only link of the night's board and results (/n/<secret>): for the hall's TV and

@@ -10,11 +10,11 @@ from scorekeeper import rules as engine
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game
 from scorekeeper.rules import Refusal
-from scorekeeper.services import night_place
 from scorekeeper.services.games.loading import get_game
 from scorekeeper.services.games.replay import same_rules, seats_of
 from scorekeeper.services.games.starting import GameRefused, SideSetup, start_game
 from scorekeeper.services.names import SOMEONE, phone_name
+from scorekeeper.services.nights import place as night_place
 
 
 @dataclass(frozen=True)

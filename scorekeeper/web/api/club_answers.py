@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.rules import PRESETS
-from scorekeeper.services import night_ranking
 from scorekeeper.services.links import SECRET
+from scorekeeper.services.nights import ranking as night_ranking
 from scorekeeper.web.api.answers import INTEGER, NAMES, TEXT, answered
 from scorekeeper.web.api.shapes import ref
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from scorekeeper.rules import PRESETS
 from scorekeeper.rules.nights import MOST_ROUNDS
-from scorekeeper.services import night_ranking
-from scorekeeper.services.night_play import NO_GAME, PARTNERS_MODES, ROTATING, SIT_OUTS
-from scorekeeper.services.nights import DEFAULT_ROUNDS, MOST_GUESTS, MOST_PLAYERS, SHAPES
+from scorekeeper.services.nights import ranking as night_ranking
+from scorekeeper.services.nights.planning import DEFAULT_ROUNDS, MOST_GUESTS, MOST_PLAYERS, SHAPES
+from scorekeeper.services.nights.play import NO_GAME, PARTNERS_MODES, ROTATING, SIT_OUTS
 from scorekeeper.web.api.figures import Figure, Shape
 from scorekeeper.web.api.refusals import Body
 from scorekeeper.web.api.shapes import DEAL_NUMBER

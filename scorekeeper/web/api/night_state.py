@@ -10,9 +10,10 @@ from flask import url_for
 
 from scorekeeper.plumbing.models import Night
 from scorekeeper.rules.terms import PARTNERS
-from scorekeeper.services import links, night_board
+from scorekeeper.services import links
 from scorekeeper.services.access import TO_ENTER, may_run_nights
 from scorekeeper.services.games.words import rules_called
+from scorekeeper.services.nights import board as night_board
 from scorekeeper.web.access import Level
 from scorekeeper.web.sharing import base_url
 

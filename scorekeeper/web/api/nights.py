@@ -1,6 +1,6 @@
 """A club's nights (issue 29): listed, read, started and seated round by round.
 
-As the night pages (web/clubs/night_pages.py): organisers and holders of the club's table link
+As the night pages (web/nights/pages.py): organisers and holders of the club's table link
 (X-Table-Code) read a night, whose tables name their games' keys, which that link may score;
 organisers (signed in) open a night and seat its rounds, and so does the table link where the
 club allows it (`services/access.may_run_nights`). Anyone else is refused as any club route
@@ -15,9 +15,10 @@ from flask import abort, jsonify, request, url_for
 
 from scorekeeper.plumbing.models import Club, Night, SavedRules
 from scorekeeper.rules import Refusal
-from scorekeeper.services import clubs, night_play
+from scorekeeper.services import clubs
 from scorekeeper.services.access import may_run_nights
 from scorekeeper.services.members import split_names
+from scorekeeper.services.nights import play as night_play
 from scorekeeper.services.ratings import kept, model
 from scorekeeper.web.access import Level, refuse, require
 from scorekeeper.web.api.club_shapes import (

@@ -72,12 +72,6 @@ def club_helpers():
 from scorekeeper.web.clubs import (  # noqa: E402, F401
     import_jobs,
     members,
-    night_cards,
-    night_checkin,
-    night_exports,
-    night_hub,
-    night_pages,
-    nights,
     overview,
     rating_holds,
     records,
@@ -86,4 +80,12 @@ from scorekeeper.web.clubs import (  # noqa: E402, F401
     settings,
     standings,
     table_card,
+)
+from scorekeeper.web.nights import (  # noqa: E402, F401
+    cards,
+    checkin,
+    exports,
+    hub,
+    pages,
+    planning,
 )

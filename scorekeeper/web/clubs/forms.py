@@ -23,7 +23,7 @@ from scorekeeper.rules import RuleSet
 from scorekeeper.rules.nights import MOST_ROUNDS
 from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME, MAX_SLUG, MIN_SLUG
 from scorekeeper.services.locking import MOST_HOURS as LOCK_HOURS
-from scorekeeper.services.night_checkin import SELF_CHECK_IN
+from scorekeeper.services.nights.checkin import SELF_CHECK_IN
 from scorekeeper.services.standings import SORTS
 from scorekeeper.web.forms import VisibleName, house_rule_fields
 
@@ -154,7 +154,7 @@ class TonightFields:
 class NightPlanForm(TonightFields, FlaskForm):
     """Tonight's players, tables and rounds (a GET form: it changes nothing, so no CSRF).
 
-    The members' and shapes' choices are the club's (`web/clubs/nights.py`); whether a member
+    The members' and shapes' choices are the club's (`web/nights/planning.py`); whether a member
     is the club's is the use case's to say (`services/nights.plan_for_tonight`), in words.
     """
 

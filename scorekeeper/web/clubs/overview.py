@@ -5,8 +5,9 @@ from __future__ import annotations
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import login_required
 
-from scorekeeper.services import clubs, creations, night_tonight
+from scorekeeper.services import clubs, creations
 from scorekeeper.services import standings as club_standings
+from scorekeeper.services.nights import tonight as night_tonight
 from scorekeeper.web.access import (
     MY_TABLES_KEPT,
     Level,

@@ -10,7 +10,8 @@ from scorekeeper import rules as engine
 from scorekeeper.plumbing.models import Club
 from scorekeeper.rules import Refusal
 from scorekeeper.rules.terms import PARTNERS
-from scorekeeper.services import clubs, creations, games, night_tonight
+from scorekeeper.services import clubs, creations, games
+from scorekeeper.services.nights import tonight as night_tonight
 from scorekeeper.web.access import Level, my_games, remember_game, require
 from scorekeeper.web.creating import too_many
 from scorekeeper.web.errors import refilled_when_expired

@@ -1,5 +1,5 @@
 """A club night's game on its pages (issue 37): the links to its night's read-only board and
-results (`/n/<secret>`, web/night_links.py), for every template that names a night's game.
+results (`/n/<secret>`, web/nights/links.py), for every template that names a night's game.
 
 Asked by name, so a game's pages still show where it sits if that blueprint is not there.
 """

@@ -22,15 +22,16 @@ from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Night
 from scorekeeper.rules import Shape
 from scorekeeper.rules.whist import whist_rounds
-from scorekeeper.services import night_groups, nights
-from scorekeeper.services.night_pairs import player_key
-from scorekeeper.services.night_seating import ROTATING, present_for
+from scorekeeper.services.nights import groups as night_groups
+from scorekeeper.services.nights import planning
+from scorekeeper.services.nights.pairs import player_key
+from scorekeeper.services.nights.seating import ROTATING, present_for
 
 
 def said(night: Night) -> str:
     """The sentence for the night's page ("" when the night follows no whist schedule, or
     follows it as any first group of its number does)."""
-    if night.partners != ROTATING or nights.SHAPES[night.shape][0] is not Shape.FOURS:
+    if night.partners != ROTATING or planning.SHAPES[night.shape][0] is not Shape.FOURS:
         return ""
     groups = _groups(night)
     if whist_rounds(len(groups[0])) is None:
@@ -103,9 +104,9 @@ def _when(night: Night) -> tuple[str, str]:
     """ "this season" and "this season's", or the days counted where no season holds the
     night's date."""
     club = db.session.get(Club, night.club_id)
-    if nights.history_span(club, night.played_on).season:
+    if planning.history_span(club, night.played_on).season:
         return "this season", "this season's"
-    days = f"the last {nights.RECENT_DAYS} days"
+    days = f"the last {planning.RECENT_DAYS} days"
     return f"of {days}", f"{days}'"
 
 

@@ -1,7 +1,7 @@
 """Players checking themselves in from their own phone (issue 37), and an organiser's undo.
 
 "I'm here" is posted from a night's page on a phone holding the club's table link, where the
-club allows it (`services/night_checkin.may_check_in`; anyone else is refused as a page above
+club allows it (`services/nights/checkin.may_check_in`; anyone else is refused as a page above
 their level is). Undo is the organisers' (and whoever runs the night: `may_run_nights`).
 """
 
@@ -12,11 +12,12 @@ from flask_wtf import FlaskForm
 from wtforms import IntegerField
 from wtforms.validators import Optional
 
-from scorekeeper.services import night_checkin
-from scorekeeper.services.night_play import NightRefused
+from scorekeeper.services.nights import checkin as night_checkin
+from scorekeeper.services.nights.play import NightRefused
 from scorekeeper.web.access import Level, refuse
 from scorekeeper.web.clubs import bp
-from scorekeeper.web.clubs.night_pages import (
+from scorekeeper.web.forms import ActionForm
+from scorekeeper.web.nights.pages import (
     EXPIRED,
     _club,
     _night_or_404,
@@ -24,7 +25,6 @@ from scorekeeper.web.clubs.night_pages import (
     _number,
     _runner,
 )
-from scorekeeper.web.forms import ActionForm
 
 
 class CheckInForm(FlaskForm):

@@ -14,7 +14,7 @@ from typing import Any
 
 from scorekeeper.plumbing.models import Night
 from scorekeeper.rules.terms import PARTNERS
-from scorekeeper.services import night_board
+from scorekeeper.services.nights import board as night_board
 from scorekeeper.services.records import to_cell
 
 # The last two after the older ones (whose readers by position find them where they were): the

@@ -3,8 +3,8 @@
 Each round seated with its tables' games, or its seating drawn again, is `night_rounds.py`;
 what the engine is asked for it (the season's history, a whist schedule continued, the seed of
 each draw) is `night_seating.py`; both named here too; the players are the engine's as
-`services/nights.py` names them (a member by id, a guest as `guest:` and the name). What the
-night board reads is `night_board.py`.
+`services/nights/planning.py` names them (a member by id, a guest as `guest:` and the name).
+What the night board reads is `night_board.py`.
 """
 
 from __future__ import annotations
@@ -19,21 +19,24 @@ from scorekeeper.plumbing.models import Club, Night, NightPlayer, SavedRules
 from scorekeeper.plumbing.models.games import new_secret
 from scorekeeper.rules import PRESETS
 from scorekeeper.rules.terms import MAX_NAME
-from scorekeeper.services import games, night_place, night_ranking, nights
+from scorekeeper.services import games
 from scorekeeper.services.members import split_names
 from scorekeeper.services.names import name_problem
-from scorekeeper.services.night_length import rounds_needed
+from scorekeeper.services.nights import place as night_place
+from scorekeeper.services.nights import planning
+from scorekeeper.services.nights import ranking as night_ranking
+from scorekeeper.services.nights.length import rounds_needed
 
 # Rounds seated and drawn again are night_rounds.py's, what the engine is asked for them
 # night_seating.py's; named here too, as the night's pages and the API know them.
-from scorekeeper.services.night_rounds import (
+from scorekeeper.services.nights.rounds import (
     RoundAhead,
     Seated,
     draw_again,
     redraw_round,
     seat_round,
 )
-from scorekeeper.services.night_seating import (
+from scorekeeper.services.nights.seating import (
     BALANCED,
     FIXED,
     FIXED_BALANCED,
@@ -140,10 +143,10 @@ def open_night(
         rounds = rounds_needed(players, shape, partners)
     # The members, the guests, the rounds and whether this many can be seated: as the plan
     # of tonight's tables checks them, in its words.
-    plan = nights.plan_for_tonight(
-        club, member_ids, guests, shape if shape in nights.SHAPES else "fours", rounds, 0, today
+    plan = planning.plan_for_tonight(
+        club, member_ids, guests, shape if shape in planning.SHAPES else "fours", rounds, 0, today
     )
-    if isinstance(plan, nights.PlanRefused):
+    if isinstance(plan, planning.PlanRefused):
         problems += [p for p in plan.problems if p[0] != "shape"]
     if problems:
         raise NightRefused(_once(problems))
@@ -161,7 +164,7 @@ def open_night(
         rounds_planned=rounds,
         sit_out=sit_out,
         ranking=ranking,
-        board_secret=new_secret(),  # its read-only link (services/night_links.py)
+        board_secret=new_secret(),  # its read-only link (services/nights/links.py)
     )
     names = {m.id: m.name for m in club.members}
     for member_id in dict.fromkeys(member_ids):
@@ -187,7 +190,7 @@ def _rules(club: Club, rules: SavedRules | str, problems: list[tuple[str, str]])
 
 
 def _shape_fits(shape: str, ruleset, called: str) -> list[tuple[str, str]]:
-    if shape not in nights.SHAPES:
+    if shape not in planning.SHAPES:
         return [("shape", f"Choose how the tables are made: {shape!r} is none of the choices.")]
     if ruleset.individuals and shape != "singles":
         return [("shape", f"{called} seat every player for themselves: individual tables.")]
@@ -244,9 +247,9 @@ def add_player(night: Night, member_id: int | None = None, guest: str = "") -> N
             problem = f"{name} is a member: choose {member.name} from the members instead."
         if problem:
             raise NightRefused([("guest", problem)])
-        key = nights.GUEST + name
-    if len(here) >= nights.MOST_PLAYERS and key not in here:
-        raise NightRefused([("member", f"At most {nights.MOST_PLAYERS} players a night.")])
+        key = planning.GUEST + name
+    if len(here) >= planning.MOST_PLAYERS and key not in here:
+        raise NightRefused([("member", f"At most {planning.MOST_PLAYERS} players a night.")])
     player = here.get(key)
     if player is not None and player.left_after is None:
         raise NightRefused([("member", f"{name} is already at tonight's night.")])

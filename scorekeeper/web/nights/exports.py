@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask import Response, abort, g
 
-from scorekeeper.services import night_export, night_play
+from scorekeeper.services.nights import export as night_export
+from scorekeeper.services.nights import play as night_play
 from scorekeeper.web.access import Level
 from scorekeeper.web.clubs import bp, club_or_404
 

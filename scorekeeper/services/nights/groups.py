@@ -13,7 +13,7 @@ from sqlalchemy import or_, select
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Night, NightPlayer, NightRound, NightTable
-from scorekeeper.services import nights
+from scorekeeper.services.nights import planning
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ def earlier(night: Night, partners: str) -> Earlier:
     """The rounds of the club's earlier nights this season (the season holding the night's
     date, else the 90 days before it) with these partners at the night's shape of tables."""
     club = db.session.get(Club, night.club_id)
-    span = nights.history_span(club, night.played_on)
+    span = planning.history_span(club, night.played_on)
     nights_before = select(Night.id).where(
         Night.club_id == night.club_id,
         Night.played_on >= span.start,
@@ -45,7 +45,7 @@ def earlier(night: Night, partners: str) -> Earlier:
             NightPlayer.night_id.in_(nights_before)
         )
     ):
-        keys[pid] = str(member) if member is not None else nights.GUEST + name
+        keys[pid] = str(member) if member is not None else planning.GUEST + name
         names[keys[pid]] = name
     rows = db.session.execute(
         select(NightRound.id, Night.played_on, NightRound.sitting_out, NightTable.sides)

@@ -21,8 +21,8 @@ from sqlalchemy.sql.elements import ColumnElement
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Night, NightPlayer, NightRound
 from scorekeeper.services.games.words import rules_called
-from scorekeeper.services.night_board import night_done, rounds_from, tables_of
-from scorekeeper.services.night_ranking import Standing, standings
+from scorekeeper.services.nights.board import night_done, rounds_from, tables_of
+from scorekeeper.services.nights.ranking import Standing, standings
 
 
 @dataclass(frozen=True)

@@ -18,22 +18,18 @@ from scorekeeper.plumbing.models import Club
 from scorekeeper.rules import PRESETS
 from scorekeeper.rules.nights import MOST_ROUNDS
 from scorekeeper.rules.whist import whist_sizes_said
-from scorekeeper.services import (
-    clubs,
-    games,
-    night_hub,
-    night_partners,
-    night_play,
-    night_ranking,
-    nights,
-    room_words,
-)
-from scorekeeper.services.night_length import AS_NEEDED
+from scorekeeper.services import clubs, games, room_words
+from scorekeeper.services.nights import hub as night_hub
+from scorekeeper.services.nights import partners as night_partners
+from scorekeeper.services.nights import planning
+from scorekeeper.services.nights import play as night_play
+from scorekeeper.services.nights import ranking as night_ranking
+from scorekeeper.services.nights.length import AS_NEEDED
 from scorekeeper.web.access import Level
 from scorekeeper.web.clubs import bp
 from scorekeeper.web.clubs.forms import TonightFields
-from scorekeeper.web.clubs.night_pages import _club, _runner
 from scorekeeper.web.errors import refilled_when_expired
+from scorekeeper.web.nights.pages import _club, _runner
 
 SAVED = "saved-"  # a saved rule set's value among the rules offered: "saved-<id>"
 
@@ -48,7 +44,7 @@ class NightForm(TonightFields, FlaskForm):
     ranking = RadioField(
         "How the night ranks", choices=list(night_ranking.OFFERED.items()), validate_choice=False
     )
-    # Blank: as the night's schedule needs (services/night_length.py says what that is).
+    # Blank: as the night's schedule needs (services/nights/length.py says what that is).
     rounds = IntegerField(
         "Rounds",
         # Out of range is the use case's to refuse, in words naming the number.
@@ -132,7 +128,7 @@ def _night_form(club: Club) -> NightForm:
     if request.method == "GET":
         form.rules.data = f"{SAVED}{default.id}" if default else "classic"
     form.shape.choices = [("", "As the rules seat players")] + [
-        (key, words) for key, (_, words) in nights.SHAPES.items()
+        (key, words) for key, (_, words) in planning.SHAPES.items()
     ]
     return form
 

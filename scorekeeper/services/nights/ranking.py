@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from scorekeeper.rules import rounding
 
 if TYPE_CHECKING:  # the board's rounds, as night_board.py reads them (it imports this module)
-    from scorekeeper.services.night_board import BoardRound
+    from scorekeeper.services.nights.board import BoardRound
 
 # How a round sat out counts (a night's `sit_out`): no game, or a game of 0 points.
 NO_GAME, ZERO = "no game", "zero"

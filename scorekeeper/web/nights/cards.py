@@ -10,7 +10,8 @@ from __future__ import annotations
 from flask import abort, g, render_template
 
 from scorekeeper.plumbing.models import Night
-from scorekeeper.services import night_cards, night_play
+from scorekeeper.services.nights import cards as night_cards
+from scorekeeper.services.nights import play as night_play
 from scorekeeper.web.access import Level
 from scorekeeper.web.clubs import bp, club_or_404
 

@@ -1,6 +1,6 @@
 """A club's nights in one place (issue 37): the night in progress first, then the past ones.
 
-The hub page (`web/clubs/night_hub.py`) and the new-night form ask it which night still plays
+The hub page (`web/nights/hub.py`) and the new-night form ask it which night still plays
 ("Tonight · Round 2 of 3"), so a second night is opened only on purpose.
 """
 
@@ -13,8 +13,8 @@ from sqlalchemy import select
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Night
-from scorekeeper.services.night_results import NightResult, nights_within
-from scorekeeper.services.night_tonight import NIGHTS_LOOKED_AT
+from scorekeeper.services.nights.results import NightResult, nights_within
+from scorekeeper.services.nights.tonight import NIGHTS_LOOKED_AT
 
 # How many past nights the hub lists; the club's history lists every one.
 PAST_LISTED = 10

@@ -18,8 +18,8 @@ from scorekeeper.plumbing.models import Night, NightPlayer, NightRound, NightTab
 from scorekeeper.rules import Round, Shape, Table
 from scorekeeper.rules.terms import PARTNERS
 from scorekeeper.rules.whist import whist_sizes_said
-from scorekeeper.services import nights
-from scorekeeper.services.night_seating import (
+from scorekeeper.services.nights import planning
+from scorekeeper.services.nights.seating import (
     BALANCED,
     NightRefused,
     is_fixed,
@@ -160,7 +160,7 @@ def _why_drawn(night: Night, number: int) -> str:
     """Why round `number` is drawn when it comes, not said by a schedule."""
     if night.partners == BALANCED:
         return "Partners are balanced by the club's ratings as each round comes."
-    if nights.SHAPES[night.shape][0] is not Shape.FOURS:
+    if planning.SHAPES[night.shape][0] is not Shape.FOURS:
         return "Only partnership tables of 4 follow a schedule."
     present = present_for(night, number)
     if is_fixed(night.partners):

@@ -17,7 +17,7 @@ from sqlalchemy.orm import aliased
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night, NightRound, NightTable
 from scorekeeper.plumbing.models.times import today
-from scorekeeper.services.night_place import day_of, tables_words
+from scorekeeper.services.nights.place import day_of, tables_words
 
 
 def places_of(game_ids: Iterable[int]) -> dict[int, tuple[int, int]]:

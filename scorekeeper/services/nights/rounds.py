@@ -24,8 +24,10 @@ from scorekeeper.plumbing.models import (
 )
 from scorekeeper.rules import Round, Table
 from scorekeeper.rules.terms import PARTNERS
-from scorekeeper.services import clubs, figures, games, night_pairs, night_place
-from scorekeeper.services.night_seating import (
+from scorekeeper.services import clubs, figures, games
+from scorekeeper.services.nights import pairs as night_pairs
+from scorekeeper.services.nights import place as night_place
+from scorekeeper.services.nights.seating import (
     NightRefused,
     is_fixed,
     new_draw,

@@ -30,8 +30,11 @@ from flask import (
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Night
 from scorekeeper.plumbing.security import never_keep
-from scorekeeper.services import board_words, clubs, links, night_board, night_links, night_play
+from scorekeeper.services import board_words, clubs, links
 from scorekeeper.services.access import may_run_nights
+from scorekeeper.services.nights import board as night_board
+from scorekeeper.services.nights import links as night_links
+from scorekeeper.services.nights import play as night_play
 from scorekeeper.web import access
 from scorekeeper.web.access import Level, refuse, require
 from scorekeeper.web.forms import ActionForm

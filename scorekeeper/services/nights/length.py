@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from scorekeeper.rules.nights import MOST_ROUNDS
 from scorekeeper.rules.whist import whist_rounds
-from scorekeeper.services.night_seating import ROTATING, is_fixed
-from scorekeeper.services.nights import DEFAULT_ROUNDS
+from scorekeeper.services.nights.planning import DEFAULT_ROUNDS
+from scorekeeper.services.nights.seating import ROTATING, is_fixed
 
 # What a blank rounds field means, said beside the field on the new-night form.
 AS_NEEDED = (

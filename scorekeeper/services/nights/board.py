@@ -17,12 +17,14 @@ from sqlalchemy import Select, func, select
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night, NightRound, NightTable, Side
 from scorekeeper.rules.terms import PARTNERS
-from scorekeeper.services import agreement_shown, night_partners, night_play
+from scorekeeper.services import agreement_shown
 from scorekeeper.services.games.words import rules_called
-from scorekeeper.services.night_play import BALANCED, SIT_OUTS, NightRefused
+from scorekeeper.services.nights import partners as night_partners
+from scorekeeper.services.nights import play as night_play
+from scorekeeper.services.nights.play import BALANCED, SIT_OUTS, NightRefused
 
 # A night's standings are night_ranking.py's, named here too as the board's readers know them.
-from scorekeeper.services.night_ranking import (
+from scorekeeper.services.nights.ranking import (
     AVERAGE,
     RANKED_BY,
     RANKINGS,

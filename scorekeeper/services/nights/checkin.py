@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Night, NightPlayer
 from scorekeeper.services.access import Level
-from scorekeeper.services.night_play import NightRefused, add_player
+from scorekeeper.services.nights.play import NightRefused, add_player
 
 # The club's setting in words: its settings page and the night's page say it.
 SELF_CHECK_IN = "Players may check themselves in from their own phone through the table link"

@@ -4,9 +4,10 @@ seed for each draw (a seating drawn again is the next draw's). Seated and drawn 
 `night_rounds.py`.
 
 The seating is the engine's (`rules.plan_round`), measured against the season's games
-(`nights.season_history`) less tonight's, plus tonight's rounds; the players are the engine's as
-`services/nights.py` names them (a member by id, a guest as `guest:` and the name). Partners
-rotating at tables of 4, a group whose number has a whist schedule goes on with it where the
+(`planning.season_history`) less tonight's, plus tonight's rounds; the players are the engine's as
+`services/nights/planning.py` names them (a member by id, a guest as `guest:` and the name).
+Partners rotating at tables of 4, a group whose number has a whist schedule goes on with it where
+the
 club's earlier nights this season left off. Partners balanced by rating: the engine draws the
 tables as for rotating partners, then each table's partnership is the one whose sides' chances
 are nearest even (`ratings.chances.balance`); the tables stay as drawn, so partners may repeat
@@ -40,8 +41,10 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.fixed_pairs import Pairs, draw_pairs
 from scorekeeper.rules.whist import whist_rounds
-from scorekeeper.services import night_groups, night_pairs, nights
-from scorekeeper.services.night_pairs import player_key
+from scorekeeper.services.nights import groups as night_groups
+from scorekeeper.services.nights import pairs as night_pairs
+from scorekeeper.services.nights import planning
+from scorekeeper.services.nights.pairs import player_key
 from scorekeeper.services.ratings import chances
 from scorekeeper.services.ratings.kept import Who
 from scorekeeper.services.ratings.model import Skill
@@ -234,8 +237,8 @@ def _plan(asked: _Asked, seed: int) -> Round:
 
 def who_is(key: str) -> Who:
     """A player as the engine names them, as the ratings do: a member by id, a guest by name."""
-    if key.startswith(nights.GUEST):
-        return (None, key.removeprefix(nights.GUEST))
+    if key.startswith(planning.GUEST):
+        return (None, key.removeprefix(planning.GUEST))
     return (int(key), None)
 
 
@@ -256,7 +259,7 @@ def _asked(night: Night, rounds: Sequence[NightRound]) -> _Asked:
     number = len(rounds) + 1
     present = tuple(player_key(p) for p in present_for(night, number))
     so_far = tuple(_engine_round(r, night) for r in rounds)
-    shape = nights.SHAPES[night.shape][0]
+    shape = planning.SHAPES[night.shape][0]
     fixed = is_fixed(night.partners)
     # A whist schedule for the group present at every round tonight; a player come or gone
     # makes another group, seated round by round so tonight's partners are not met again.
@@ -348,7 +351,7 @@ def _before_tonight(night: Night) -> History:
     counts once; a round being drawn again counts neither there nor among the rounds.
     """
     club = db.session.get(Club, night.club_id)
-    season = nights.season_history(club, nights.history_span(club, night.played_on))
+    season = planning.season_history(club, planning.history_span(club, night.played_on))
     tonight = _members_only([_engine_round(r, night, kept_games=True) for r in night.rounds])
     partnered = Counter(season.partnered)
     partnered.subtract(tonight.partnered)
@@ -369,4 +372,4 @@ def _members_only(so_far: Sequence[Round]) -> History:
 
 
 def _members(side: Sequence[str]) -> tuple[str, ...]:
-    return tuple(p for p in side if not p.startswith(nights.GUEST))
+    return tuple(p for p in side if not p.startswith(planning.GUEST))

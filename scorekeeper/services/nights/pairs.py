@@ -13,14 +13,14 @@ from typing import Any
 from scorekeeper.plumbing.models import Night, NightPlayer, NightRound
 from scorekeeper.rules import Round
 from scorekeeper.rules.fixed_pairs import Pairs
-from scorekeeper.services import nights
+from scorekeeper.services.nights import planning
 
 
 def player_key(player: NightPlayer) -> str:
     """The player as the engine and the season's history name them."""
     if player.member_id is not None:
         return str(player.member_id)
-    return nights.GUEST + player.name
+    return planning.GUEST + player.name
 
 
 def kept_form(night: Night, pairs: Pairs) -> dict[str, list[Any]]:

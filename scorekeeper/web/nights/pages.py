@@ -18,15 +18,13 @@ from wtforms import IntegerField, StringField
 from wtforms.validators import Optional
 
 from scorekeeper.plumbing.models import Club, Night
-from scorekeeper.services import (
-    night_board,
-    night_checkin,
-    night_partners,
-    night_play,
-    night_schedule_words,
-    room_words,
-)
+from scorekeeper.services import room_words
 from scorekeeper.services.access import may_run_nights
+from scorekeeper.services.nights import board as night_board
+from scorekeeper.services.nights import checkin as night_checkin
+from scorekeeper.services.nights import partners as night_partners
+from scorekeeper.services.nights import play as night_play
+from scorekeeper.services.nights import schedule_words as night_schedule_words
 from scorekeeper.web.access import Level, refuse
 from scorekeeper.web.clubs import bp, club_or_404
 from scorekeeper.web.forms import ActionForm

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 
 from scorekeeper.plumbing.models import Night
 from scorekeeper.rules.terms import PARTNERS
-from scorekeeper.services import night_pairs, night_seating
-from scorekeeper.services.night_play import BALANCED_RULING
-from scorekeeper.services.night_seating import BALANCED, FIXED, FIXED_BALANCED, ROTATING
+from scorekeeper.services.nights import pairs as night_pairs
+from scorekeeper.services.nights import seating as night_seating
+from scorekeeper.services.nights.play import BALANCED_RULING
+from scorekeeper.services.nights.seating import BALANCED, FIXED, FIXED_BALANCED, ROTATING
 
 # The lead line of the night's page: "partners stay fixed".
 SAID = {
