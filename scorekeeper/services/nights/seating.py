@@ -7,8 +7,7 @@ The seating is the engine's (`rules.plan_round`), measured against the season's 
 (`planning.season_history`) less tonight's, plus tonight's rounds; the players are the engine's as
 `services/nights/planning.py` names them (a member by id, a guest as `guest:` and the name).
 Partners rotating at tables of 4, a group whose number has a whist schedule goes on with it where
-the
-club's earlier nights this season left off. Partners balanced by rating: the engine draws the
+the club's earlier nights this season left off. Partners balanced by rating: the engine draws the
 tables as for rotating partners, then each table's partnership is the one whose sides' chances
 are nearest even (`ratings.chances.balance`); the tables stay as drawn, so partners may repeat
 where balance asks it. Opening a night and its comings and goings are
