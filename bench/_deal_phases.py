@@ -123,7 +123,7 @@ def run(games: int) -> None:
     """Enter 4 classic deals in each of `games` games on both routes, in turn; print the parts."""
     folder = tempfile.mkdtemp(prefix="bench-phases-")
     url = f"sqlite:///{folder}/bench.sqlite"
-    from _serve import BENCH_GAMES_PER_HOUR, BENCH_WRITES, init_db
+    from _serve import BENCH_GAMES_PER_HOUR, BENCH_WRITES, init_db, warm_ups
 
     os.environ.update(
         DATABASE_URL=url,
@@ -179,7 +179,7 @@ def run(games: int) -> None:
         board = timed(f"{name} POST", "POST", path, data=form)
         timed(f"{name} GET", "GET", board)
 
-    for _turn in range(10):  # warm: imports, templates, statement caches
+    for _turn in range(warm_ups(10)):  # warm: imports, templates, statement caches
         pair("warm", f"/t/{new_game()}/deals/new")
         pair("warm", f"/floor/t/{new_game()}/deals")
     for _ in range(games):

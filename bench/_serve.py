@@ -26,6 +26,15 @@ from urllib.parse import urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.reliability._server import BIN, HOST, ROOT, Reply, free_port  # noqa: E402
 
+# tests/test_bench_smoke.py sets BENCH_SMOKE: every warm-up is cut to one round there. A smoke
+# run only checks that each step still runs; what a bench measures at its sizes is unchanged.
+SMOKE = bool(os.environ.get("BENCH_SMOKE"))
+
+
+def warm_ups(usual: int) -> int:
+    """Warm-up rounds before the clock starts: `usual`, or 1 in a smoke run."""
+    return 1 if SMOKE else usual
+
 
 def machine() -> str:
     """Cores, CPU model, system and Python version: where the figures came from."""

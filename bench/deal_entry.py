@@ -39,7 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _serve import Server, call, init_db, machine, ms, on_database  # noqa: E402
+from _serve import Server, call, init_db, machine, ms, on_database, warm_ups  # noqa: E402
 from flask import Flask, redirect  # noqa: E402
 
 # A typical classic deal: North goes out with 2 clean, 2 dirty and 1 wild book and a red three;
@@ -172,7 +172,7 @@ def run(args: argparse.Namespace, database_url: str) -> None:
         warm = new_game(app.port, "classic")
         phone = Phone(app.port)
         token = phone.token(warm)
-        for _ in range(20):  # warm all three: imports, templates, connections
+        for _ in range(warm_ups(20)):  # warm all three: imports, templates, connections
             bare_pair(bare.port)
             phone.pair("/bench/bare", token, CLASSIC_DEAL)
         phone.enter(warm, token, CLASSIC_DEAL)

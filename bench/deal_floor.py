@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _serve import Server, init_db, machine, ms  # noqa: E402
+from _serve import Server, init_db, machine, ms, warm_ups  # noqa: E402
 from deal_entry import (  # noqa: E402
     CLASSIC_DEAL,
     Phone,
@@ -179,7 +179,7 @@ def main() -> None:
             phone = Phone(app.port)
             warm = new_game(app.port, "classic")
             token = phone.token(warm)
-            for turn in range(20):  # warm all three: imports, templates, connections
+            for turn in range(warm_ups(20)):  # warm all three: imports, templates, connections
                 if turn % 4 == 0:
                     warm = new_game(app.port, "classic")
                 bare_pair(bare.port)

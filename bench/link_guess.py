@@ -47,13 +47,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _serve import Server, call, init_db, machine, on_database  # noqa: E402
+from _serve import Server, call, init_db, machine, on_database, warm_ups  # noqa: E402
 from deal_entry import GameLink  # noqa: E402
 
 # One deal in each game, so that its live answer is an ordinary one.
 DEAL = {"scores": [{"melded_points": 325}, {"melded_points": 300}]}
 NEW_GAME = {"ruleset": "classic", "sides": [{"name": "North"}, {"name": "South"}]}
-WARM_UP_ROUNDS = 20
+WARM_UP_ROUNDS = warm_ups(20)
 BOOTSTRAP = 2000  # resamples for each interval
 
 
@@ -232,16 +232,17 @@ def time_lookups(database_url: str, games: list[GameLink], count: int) -> Lookup
     misses: list[float] = []
     keys = [g.key for g in games]
     with app.app_context():
-        for n in range(count + 50):  # the first 50 warm the pool and the statements
+        warm = warm_ups(50)
+        for n in range(count + warm):  # the first 50 warm the pool and the statements
             game = games[n % len(games)]
             found, took = lookup(game.key, f"in-process-hit-{n}")
             # With its club and live version (one deal saved): the game is what counts here.
             assert isinstance(found, links.Found) and found.game_id == game.id, found
-            if n >= 50:
+            if n >= warm:
                 hits.append(took)
             missed, took = lookup(wrong_key(*keys), f"in-process-miss-{n}")
             assert isinstance(missed, links.Missed), missed
-            if n >= 50:
+            if n >= warm:
                 misses.append(took)
         rows, addresses = db.session.execute(
             select(func.count(), func.count(distinct(LinkMiss.address)))

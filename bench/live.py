@@ -262,7 +262,9 @@ def capacity(args: argparse.Namespace, database_url: str, code: Path | None, eve
                 tables.append(json.loads(reply.body)["key"])
             used = cpu_seconds(app.proc.pid)
             p95, errors, polls = step(app.port, tables, phones, every, args.seconds)
-            per_poll = (cpu_seconds(app.proc.pid) - used) / max(1, polls)
+            # At least a clock tick (/proc counts in them): a step too short to use one is not free.
+            tick = 1 / os.sysconf("SC_CLK_TCK")
+            per_poll = max(cpu_seconds(app.proc.pid) - used, tick) / max(1, polls)
             rows.append((phones, p95, errors, polls / args.seconds, per_poll))
             print(
                 f"  {phones:5d} phones polling every {every:.0f} s: {polls / args.seconds:7.1f} "

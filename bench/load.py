@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench._serve import BENCH_GAMES_PER_HOUR, BENCH_WRITES, machine  # noqa: E402 -- needs the repository
+from bench._serve import BENCH_GAMES_PER_HOUR, BENCH_WRITES, machine, warm_ups  # noqa: E402
 from scorekeeper.rules.terms import DEAL_LIMIT  # noqa: E402
 from tests.reliability._server import (  # noqa: E402
     DEAL,
@@ -44,7 +44,8 @@ from tests.reliability._server import (  # noqa: E402
     new_key,
 )
 
-WARM_UP = 20  # requests of each kind before the clock starts: templates compiled, pools open
+# Requests of each kind before the clock starts: templates compiled, pools open.
+WARM_UP = warm_ups(20)
 TROUBLE = ("database is locked", "Traceback", "Unhandled error", "WORKER TIMEOUT")
 
 

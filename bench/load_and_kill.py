@@ -1,6 +1,6 @@
 """Load, a worker killed, then the master killed: no acknowledged deal lost or doubled (a script).
 
-    .venv/bin/python bench/load_and_kill.py [--seconds 60] [--clients 34]
+    .venv/bin/python bench/load_and_kill.py [--seconds 60] [--clients 34] [--workers 4]
     scripts/with-postgres .venv/bin/python bench/load_and_kill.py
 
 The attack's run on the README's production settings (issue 26): gunicorn with the shipped
@@ -209,7 +209,7 @@ def load(port: int, server: list[Gunicorn], args: argparse.Namespace, club: list
         run.events.append(f"{killed_at - began:5.1f} s: master {master} killed (SIGKILL)")
         _server.free_port = lambda: port  # the same port, at once: that is the point
         for tries in range(1, 11):
-            again = Gunicorn(first.folder, workers=WORKERS, db_path=first.db_path)
+            again = Gunicorn(first.folder, workers=args.workers, db_path=first.db_path)
             again.env.update(first.env)
             server.append(again)
             try:
@@ -317,6 +317,7 @@ def main() -> int:
         default=4,
         help="of the writers, how many finish club games (4 deals each), rated after the commit",
     )
+    parser.add_argument("--workers", type=int, default=WORKERS, help="gunicorn.conf.py's 4")
     args = parser.parse_args()
     if not 6 <= args.seconds <= 3600 or not 2 <= args.clients <= 200:
         parser.error("--seconds must be 6 to 3600, --clients 2 to 200")
@@ -326,7 +327,7 @@ def main() -> int:
         parser.error("--club-writers must be 0 to half the clients")
 
     with tempfile.TemporaryDirectory(prefix="bench-load-kill-") as folder:
-        first = Gunicorn(Path(folder), workers=WORKERS)
+        first = Gunicorn(Path(folder), workers=args.workers)
         first.env["GUNICORN_CMD_ARGS"] = f"-c {SHIPPED}"
         # Every client is 127.0.0.1, one address: the writers start more games than one
         # address may in an hour (README, Limits), as a venue's tables behind one address would.
@@ -334,7 +335,7 @@ def main() -> int:
         first.env.update(BENCH_WRITES)  # and more deals than one address may send (writes.py)
         servers = [first]
         db = database_name(POSTGRES_URL or None)
-        print(f"setting up: {db}, gunicorn -c gunicorn.conf.py ({WORKERS} workers) ...")
+        print(f"setting up: {db}, gunicorn -c gunicorn.conf.py ({args.workers} workers) ...")
         try:
             first.init_db()
             # Enough club games for the club's writers at a deal each 0.2 s (more than they get).
@@ -359,7 +360,7 @@ def main() -> int:
         f"load and kill: {args.clients} clients ({args.clients // 2} writing) for "
         f"{run.elapsed:.1f} s"
     )
-    print(f"server: gunicorn -c gunicorn.conf.py, {WORKERS} workers, on 127.0.0.1")
+    print(f"server: gunicorn -c gunicorn.conf.py, {args.workers} workers, on 127.0.0.1")
     print(f"database: {db}")
     print(f"machine: {machine()}")
     print(f"code: {code_version()}")

@@ -2,6 +2,7 @@
 
     .venv/bin/pip install -e '.[mutation]'     # once: mutmut (this script installs nothing)
     .venv/bin/python bench/mutation.py [--survivors] [--keep] [--no-run] [--children 2]
+    .venv/bin/python bench/mutation.py --smoke   # no mutmut: two mutants a module, made here
 
 Runs mutmut (configured in pyproject.toml's [tool.mutmut]: the modules its `only_mutate` lists,
 the rules engine's scoring and limits, the night seating engine and the rating model, against
@@ -11,10 +12,11 @@ behaviour-changing mutants killed. A mutant that only changes the prose of a mes
 with a space, capital or punctuation in it: a refusal, a warning, a label) is counted apart as
 "message text": words are pinned where they name a figure, not each one. Every survivor is
 listed with its line, as a diff of the engine's own source. `--keep` reuses the last run's
-results (mutmut reruns only what it has no result for). Run by hand; CI does not run it (a
+results (mutmut reruns only what it has no result for). Run by hand; CI does not run mutmut (a
 fresh run of the engine's six modules took 7 minutes on 2 cores; the night seating engine and
-the rating model add about half as many mutants again). docs/MUTATION.md has the figures and
-each survivor left, with why.
+the rating model add about half as many mutants again), only `--smoke` (tests/test_bench_smoke.py):
+the report read from mutants made here, in mutmut's layout, so a moved module breaks the build.
+docs/MUTATION.md has the figures and each survivor left, with why.
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +50,8 @@ def mutated_modules() -> dict[str, Path]:
 
 
 MODULES = mutated_modules()
+# Where mutmut writes its mutants and their verdicts (--smoke reads some made here instead).
+MUTANTS = ROOT / "mutants"
 LOG = ROOT / "bench" / "out" / "mutation.log"
 TARGET = 95.0
 # mutmut's exit codes: 1 and 3 are a failing test (killed), 36 and the signals a timeout (a
@@ -149,7 +155,7 @@ def _diff(module: str, original: ast.FunctionDef, mutated: ast.FunctionDef) -> s
 
 def mutants_of(module: str) -> list[Mutant]:
     """Every mutant of one module, with its status from mutmut's last run."""
-    mutated_file = ROOT / "mutants" / MODULES[module]
+    mutated_file = MUTANTS / MODULES[module]
     meta = json.loads(mutated_file.with_name(f"{module}.py.meta").read_text())
     functions = {
         node.name: node
@@ -171,6 +177,54 @@ def mutants_of(module: str) -> list[Mutant]:
             )
         )
     return found
+
+
+def smoke_mutants(folder: Path) -> None:
+    """Two mutants of each module's first function that has a number, in mutmut's layout: the
+    number changed (killed) and, where the function has a sentence, the sentence (survived). So
+    tests/test_bench_smoke.py reads and reports mutants without mutmut (CI does not install it)."""
+    for module, path in MODULES.items():
+        tree = ast.parse((ROOT / path).read_text())
+        functions = [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)]
+        function = next((f for f in functions if _constants(f, int)), None)
+        if function is None:
+            continue  # nothing to change here: the module's row counts none
+        name = f"x_{function.name}"
+        made = {"orig": function}
+        made["1"] = _changed(function, int, lambda value: value + 1)
+        if _constants(function, str, prose=True):
+            made["2"] = _changed(function, str, lambda value: value + " (mutated)")
+        written = []
+        for suffix, node in made.items():
+            renamed = _renamed(node, f"{name}__mutmut_{suffix}")
+            written.append(ast.unparse(renamed))
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text("\n\n".join(written) + "\n")
+        dotted = ".".join(path.with_suffix("").parts)
+        verdicts = {f"{dotted}.{name}__mutmut_1": 1, f"{dotted}.{name}__mutmut_2": 0}
+        meta = {"exit_code_by_key": {k: v for k, v in verdicts.items() if k[-1] in made}}
+        target.with_name(f"{module}.py.meta").write_text(json.dumps(meta))
+
+
+def _constants(node: ast.AST, kind: type, prose: bool = False) -> list[ast.Constant]:
+    """The constants of this kind in the node (not booleans; strings: prose only, if asked)."""
+    return [
+        child
+        for child in ast.walk(node)
+        if isinstance(child, ast.Constant)
+        and type(child.value) is kind
+        and not (prose and KEY.fullmatch(child.value))
+    ]
+
+
+def _changed(function: ast.FunctionDef, kind: type, change: Callable) -> ast.FunctionDef:
+    """A copy of the function with its first constant of this kind changed."""
+    copy = ast.parse(ast.unparse(function)).body[0]
+    assert isinstance(copy, ast.FunctionDef)
+    first = _constants(copy, kind, prose=kind is str)[0]
+    first.value = change(first.value)
+    return copy
 
 
 def run_mutmut(children: int, keep: bool) -> None:
@@ -237,11 +291,19 @@ def main() -> None:
     parser.add_argument("--no-run", action="store_true", help="only read the last run")
     parser.add_argument("--children", type=int, default=2, help="mutants tested at once")
     parser.add_argument("--survivors", action="store_true", help="list every mutant left")
+    parser.add_argument(
+        "--smoke", action="store_true", help="no mutmut: report mutants made here (a smoke run)"
+    )
     args = parser.parse_args()
-    if not args.no_run:
-        run_mutmut(args.children, args.keep)
-    mutants = [m for module in MODULES for m in mutants_of(module)]
-    reached = report(mutants, args.survivors)
+    with tempfile.TemporaryDirectory() as folder:
+        if args.smoke:
+            global MUTANTS
+            MUTANTS = Path(folder)
+            smoke_mutants(MUTANTS)
+        elif not args.no_run:
+            run_mutmut(args.children, args.keep)
+        mutants = [m for module in MODULES for m in mutants_of(module)]
+    reached = report(mutants, args.survivors or args.smoke)
     sys.exit(0 if reached else 1)
 
 

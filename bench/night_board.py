@@ -40,7 +40,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _serve import HOST, ROOT, Server, call, init_db, machine, ms, on_database  # noqa: E402
+from _serve import (  # noqa: E402
+    HOST,
+    ROOT,
+    Server,
+    call,
+    init_db,
+    machine,
+    ms,
+    on_database,
+    warm_ups,
+)
 from live import cpu_seconds, percentile  # noqa: E402
 
 SLUG = "bench-night"
@@ -164,13 +174,14 @@ def turns(port: int, night: Night, cookie: str, requests: int) -> dict[str, list
         "scoreboard 200": (live, {**phone, "If-None-Match": '"0"'}, 200),
     }
     times: dict[str, list[float]] = {name: [] for name in asked}
-    for round_ in range(requests + 20):  # the first 20 warm the workers
+    warm = warm_ups(20)
+    for round_ in range(requests + warm):  # the first 20 warm the workers
         for name, (path, headers, status) in asked.items():
             started = time.perf_counter()
             reply = call(port, "GET", path, headers=headers)
             took = time.perf_counter() - started
             assert reply.status == status, (name, reply.status)
-            if round_ >= 20:
+            if round_ >= warm:
                 times[name].append(took)
     return times
 

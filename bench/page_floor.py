@@ -35,7 +35,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402 -- repository on t
 from werkzeug.serving import make_server  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
-from scorekeeper.plumbing.models import db  # noqa: E402
+from scorekeeper.plumbing.db import db  # noqa: E402
 from tests.browser.conftest import CHROME_ARGS, CHROMIUM  # noqa: E402
 from tests.browser.test_page_weight import LIMIT, MAIN_PAGES, seed  # noqa: E402
 

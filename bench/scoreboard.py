@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _serve import HOST, Server, call, init_db, machine, ms, on_database  # noqa: E402
+from _serve import HOST, Server, call, init_db, machine, ms, on_database, warm_ups  # noqa: E402
 from deal_entry import BARE_LINK  # noqa: E402
 
 DEALS = 30
@@ -102,7 +102,7 @@ def run(requests: int, database_url: str) -> None:
         game, secret = play(app.port)
         key = {"X-Game-Key": secret}
         asked = {"page": (f"/t/{secret}", None), "json": (f"/api/v1/games/{game}", key)}
-        for _ in range(10):
+        for _ in range(warm_ups(10)):
             for path, headers in asked.values():
                 timed(app.port, path, headers)
             timed(bare.port, BARE_LINK)

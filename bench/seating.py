@@ -23,7 +23,7 @@ A tool, not a test, and CI does not run it. Two parts:
    Seeds 0 to --seeds - 1; each count's worst seed is printed. Ends with the worst gap of each.
 
     .venv/bin/python bench/seating.py [--part time|repeats|all] [--runs 3] [--seeds 3]
-        [--low 8] [--high 64]
+        [--low 8] [--high 64] [--most 40]
 """
 
 from __future__ import annotations
@@ -185,9 +185,11 @@ def measure(kind: str, n: int, rounds: int, seed: int) -> dict[str, int]:
     }
 
 
-def repeats_part(seeds: int) -> None:
-    """Print each shape's repeats against the bound for 9 to 40 players, and the worst gaps."""
-    print(f"\n== Repeats against the bound, 9 to 40 players, seeds 0 to {seeds - 1} (worst seed)")
+def repeats_part(seeds: int, most: int = 40) -> None:
+    """Print each shape's repeats against the bound for 9 to `most` players, and the worst gaps."""
+    print(
+        f"\n== Repeats against the bound, 9 to {most} players, seeds 0 to {seeds - 1} (worst seed)"
+    )
     worst: dict[tuple[str, str], tuple[int, str]] = {}
     for kind in ("fours", "sixes", "singles"):
         what = "table-mates" if kind == "singles" else "partners"
@@ -203,7 +205,7 @@ def repeats_part(seeds: int) -> None:
                 f"{'n':>3} {'rds':>3} {'seated':>6} {'rep':>4} {'low':>4} {'gap':>4}"
                 f" {'C(c,2)':>7} {'low':>5} {'gap':>4}"
             )
-            for n in range(9, 41):
+            for n in range(9, most + 1):
                 rounds = length(n)
                 runs = [measure(kind, n, rounds, seed) for seed in range(seeds)]
                 rep = max(runs, key=lambda r: (r["rep"] - r["rep_low"], r["opp"] - r["opp_low"]))
@@ -267,6 +269,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--low", type=int, default=8)
     parser.add_argument("--high", type=int, default=64)
+    parser.add_argument("--most", type=int, default=40, help="players, the repeats' largest count")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -281,7 +284,7 @@ def main() -> None:
     if args.part in ("time", "all"):
         time_part(args.low, args.high, args.runs)
     if args.part in ("repeats", "all"):
-        repeats_part(args.seeds)
+        repeats_part(args.seeds, args.most)
     load = os.getloadavg()
     print(f"load average at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 

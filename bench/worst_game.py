@@ -92,22 +92,25 @@ def deal(melded: int = 200) -> dict[str, object]:
     return {"scores": [entry(side, melded if side == 0 else 200) for side in range(MAX_SIDES)]}
 
 
-def build(database_url: str, deals: int) -> tuple[int, str]:
-    """The worst game, `deals` deals in, made in process: its id and secret."""
+def build(database_url: str, deals: int, limit: int, count: int) -> list[tuple[int, str]]:
+    """`count` worst games, `deals` deals in, held to `limit`, made in process: id and secret."""
     from scorekeeper import create_app, with_driver
     from scorekeeper.plumbing.db import db
     from scorekeeper.rules import DealEntry
     from scorekeeper.services.games import SideSetup, record_game
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": with_driver(database_url)})
+    made = []
     with app.app_context():
         sides = [SideSetup(f"Player {n + 1}", [f"Player {n + 1}"]) for n in range(MAX_SIDES)]
         one = [DealEntry.from_dict(line) for line in deal()["scores"]]
-        game = record_game(RULESET, sides, [one] * deals, house_rules=dict(HOUSE_RULES))
-        found = game.id, game.secret
+        house = {**HOUSE_RULES, "deal_limit": limit}
+        for _ in range(count):
+            game = record_game(RULESET, sides, [one] * deals, house_rules=dict(house))
+            made.append((game.id, game.secret))
         db.session.remove()
         db.engine.dispose()
-    return found
+    return made
 
 
 def timed(port: int, method: str, path: str, **kwargs: object) -> tuple[float, int, bytes]:
@@ -234,15 +237,16 @@ def flood(port: int, args: argparse.Namespace, pid: int, title: str, *more: obje
 
 def run(args: argparse.Namespace, database_url: str) -> None:
     init_db(database_url)
-    filled = MAX_DEAL_LIMIT - args.room
+    filled = args.limit - args.room
     started = time.perf_counter()
-    game_id, secret = build(database_url, filled)
-    # Fresh games for the floods: each starts with its whole allowance, as an attacker's would.
-    flooded = [build(database_url, filled) for _ in range(1 + args.spread)]
+    # The game timed, then fresh games for the floods: each starts with its whole allowance,
+    # as an attacker's would.
+    (game_id, secret), *flooded = build(database_url, filled, args.limit, 2 + args.spread)
+    house = {**HOUSE_RULES, "deal_limit": args.limit}
     print(f"machine: {machine()}")
     print(
         f"database: {database_url.split(':', 1)[0]}; gunicorn.conf.py with -w {args.workers}; "
-        f"the worst game: {MAX_SIDES} sides, house rules {HOUSE_RULES}, {filled} deals "
+        f"the worst game: {MAX_SIDES} sides, house rules {house}, {filled} deals "
         f"({2 + args.spread} made in {time.perf_counter() - started:.1f} s)"
     )
     print(f"allowances (writes.py): {ALLOWED}")
@@ -261,9 +265,7 @@ def run(args: argparse.Namespace, database_url: str) -> None:
             assert status == 201, (status, body[:300])
             saves.append(took)
         full = call(port, "POST", f"/api/v1/games/{game_id}/deals", json_body=deal(), headers=key)
-        print(
-            f"save of the next deal ({len(saves)}, up to deal {MAX_DEAL_LIMIT}): {figures(saves)}"
-        )
+        print(f"save of the next deal ({len(saves)}, up to deal {args.limit}): {figures(saves)}")
         print(f"  one more once full: {full.status}, {full.json()['errors'][0]['message']}")
         corrections = []
         most = ALLOWANCES[(CORRECTION, GAME)].most
@@ -344,6 +346,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--room", type=int, default=10, help="deals timed as saves")
+    # Smaller only for tests/test_bench_smoke.py: a game of a few deals runs every step.
+    parser.add_argument("--limit", type=int, default=MAX_DEAL_LIMIT, help="the deal limit")
     parser.add_argument("--requests", type=int, default=20, help="of each GET and correction")
     parser.add_argument("--tables", type=int, default=6)
     parser.add_argument("--attackers", type=int, default=8)

@@ -1,5 +1,10 @@
 """Command-line tasks: `flask --app scorekeeper init-db`, `backup`, `demo`, `recompute`,
-`fold`, `game-links`."""
+`fold`, `game-links`.
+
+Each command imports the use case it runs when it runs: every app has the commands attached,
+and the demo's, the recompute's and the links' modules are read only when they are asked for.
+No import here dodges a circle (tests/test_layers.py).
+"""
 
 from __future__ import annotations
 

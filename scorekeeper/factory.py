@@ -1,4 +1,9 @@
-"""The app factory: config, database, blueprints, error pages and commands."""
+"""The app factory: config, database, blueprints, error pages and commands.
+
+The app's own modules are imported inside the functions that build the app (the Flask factory's
+usual way): importing this module, or `scorekeeper` whose `create_app` reads it, loads no view,
+model or use case until an app is made. No import here dodges a circle (tests/test_layers.py).
+"""
 
 from __future__ import annotations
 
@@ -65,6 +70,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.web import (
         accounts,
         api,
+        clubs,
         errors,
         games,
         home,
@@ -72,11 +78,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         lines,
         live,
         naming,
+        nights,
         rulecards,
         scorer,
     )
-    from scorekeeper.web import clubs as club_pages
-    from scorekeeper.web.nights import links as night_links
 
     # The app's log (a failed request's path, a traceback) blanks secrets as gunicorn's does.
     keep_secrets_out(app.logger)
@@ -112,8 +117,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         rulecards.bp,
         api.bp,
         accounts.bp,
-        club_pages.bp,
-        night_links.bp,
+        clubs.bp,
+        nights.bp,
         naming.bp,
     ):
         app.register_blueprint(blueprint)

@@ -39,9 +39,13 @@
     if (worker && worker.controller) { worker.controller.postMessage(message); }
   };
 
-  // 32 hex digits (getRandomValues works on plain http too, where randomUUID does not).
+  // A fresh key in the shape the server takes (services/deals.py FORM_KEY, stated by a game's
+  // live corner in `data-key`: as many hex digits as it counts); where no page says it, none,
+  // and the server makes one. getRandomValues works on plain http, where randomUUID does not.
   hf.freshKey = function () {
-    return Array.prototype.map.call(crypto.getRandomValues(new Uint8Array(16)), function (b) {
+    var key = document.querySelector("[data-key]");
+    // [0-9a-f]{32}: the count is the pattern's last number; two hex digits a byte.
+    return Array.from(crypto.getRandomValues(new Uint8Array(key ? key.dataset.key.match(/\d+/g).pop() / 2 : 0)), function (b) {
       return (b + 256).toString(16).slice(1);
     }).join("");
   };
@@ -104,8 +108,10 @@
   // fetches the app's files and the offline page) waits until this page has loaded and the
   // phone is idle, so a first visit loads nothing it does not need yet.
   if (worker) {
+    // No worker (a refusal caught, so none is reported): the pages still work online. The
+    // reason is said here, not inside the catch, where the page would carry it (test_minify.py).
     var register = function () {
-      worker.register("/sw.js").catch(function () { /* no worker: the pages still work online */ });
+      worker.register("/sw.js").catch(function () {});
     };
     var idle = function () { hf.whenIdle(register, 3000, 1000); };
     if (document.readyState === "complete") { idle(); } else { window.addEventListener("load", idle); }

@@ -15,7 +15,7 @@
   function sideName(side) {
     var el = live();
     var names = el && el.dataset.sides ? JSON.parse(el.dataset.sides) : [];
-    return names[side] || "A side";
+    return names[side] || word("a_side");
   }
 
   worker.addEventListener("message", function (event) {
@@ -57,6 +57,16 @@
     return items.filter(function (item) { return item.game === game && !(here && here.value === item.key); })
       .sort(function (a, b) { return a.at - b.at; });
   }
+  // One of the server's sentences of the queue (services/queue_words.py), as provisional.js has
+  // them from what the server states of the game; "" until it has them.
+  function word(name, fill) { return hf.queueWord ? hf.queueWord(name, fill) : ""; }
+  // What the server answered a deal sent (sw_outbox.js keeps its status): a side's line has
+  // words of its own for some. A deal kept by a worker from before says it in its own message.
+  function answered(item) {
+    if (!item.status) { return item.message || ""; }
+    var line = LINE.test(item.url) && word("line_" + item.status);
+    return line || word("sent_" + item.status) || word("sent_other");
+  }
   function showOutbox(fresh) {
     var box = document.querySelector("[data-outbox]");
     var list = document.querySelector("[data-outbox-list]");
@@ -66,37 +76,32 @@
     list.textContent = "";
     waiting.forEach(function (item) {
       var li = document.createElement("li");
-      // Worded to read with any side's name ("Line for Us, deal 4"), which is never lowercased.
-      var what = /\/edit$/.test(item.url) ? "Correction of deal " : "Deal ";
-      var said = what.toLowerCase();
       var line = item.url.match(LINE);
-      if (line) {
-        what = "Line for " + sideName(Number(line[1])) + ", deal ";
-        said = "the line for " + sideName(Number(line[1])) + ", deal ";
-      }
+      var kind = line ? "line" : /\/edit$/.test(item.url) ? "correction" : "deal";
+      var fill = { deal: item.number || "", side: line ? sideName(Number(line[1])) : "" };
+      var said = word("said_" + kind, fill);
       var when = new Date(item.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
       var head = document.createElement("b");
-      head.textContent = what + (item.number || "") + ", entered at " + when + ": ";
+      head.textContent = word("entered", { what: word("row_" + kind, fill), at: when }) + ": ";
       li.appendChild(head);
-      var behind = stuck && item.state === "waiting" && hf.queueWord ? hf.queueWord("behind", { deal: stuck }) : "";
-      li.appendChild(document.createTextNode(
-        item.state === "waiting" ? behind || "waiting to send." : item.message));
+      var behind = stuck && item.state === "waiting" ? word("behind", { deal: stuck }) : "";
+      li.appendChild(document.createTextNode(item.state === "waiting" ? behind || word("waiting") : answered(item)));
       if (item.state !== "waiting" && !stuck) { stuck = item.number || "?"; }
       if (item.state !== "waiting") {
         var open = document.createElement("a");
         open.className = "button";
         open.href = item.url + "?kept=" + item.key;
-        open.textContent = "Open it";
+        open.textContent = word("open");
         li.appendChild(document.createTextNode(" "));
         li.appendChild(open);
       }
       var drop = document.createElement("button");
       drop.type = "button";
       drop.className = "button";
-      drop.textContent = "Discard";
-      drop.setAttribute("aria-label", "Discard " + said + (item.number || ""));
+      drop.textContent = word("discard");
+      drop.setAttribute("aria-label", word("discard_label", { what: said }));
       drop.addEventListener("click", function () {
-        if (window.confirm("Discard " + said + (item.number || "") + "? Its figures are lost.")) {
+        if (window.confirm(word("discard_sure", { what: said }))) {
           hf.tell({ type: "discard", key: item.key });
         }
       });
@@ -104,7 +109,8 @@
       li.appendChild(drop);
       list.appendChild(li);
     });
-    box.hidden = waiting.length === 0;
+    // Shown once the server's words are here (provisional.js asks for them, and lists again).
+    box.hidden = waiting.length === 0 || !word("waiting");
     // Counted (provisional.js): the scoreboard's figures, the form's number.
     if (hf.counting) { hf.counting(fresh); } else if (live() && waiting.length) { hf.load("provisional.js?v="); }
     document.dispatchEvent(new CustomEvent("hf:waiting"));
@@ -175,7 +181,8 @@
   }
   caches.open("pages-v1").then(function (cache) {
     return cache.keys().then(function (requests) {
-      var games = requests.filter(function (r) { return /^\/t\/[\w-]{22}$/.test(new URL(r.url).pathname); });
+      // A game's scoreboard: /t/ and its secret, one segment of whatever shape the server gives.
+      var games = requests.filter(function (r) { return /^\/t\/[^/]+$/.test(new URL(r.url).pathname); });
       var rules = requests.map(function (r) { return new URL(r.url).pathname; })
         .filter(function (path) { return /^\/rules/.test(path); }).sort()
         .map(function (path) { return { path: path, name: "Rules: " + (path.split("/")[2] || "all rule sets") }; });

@@ -15,9 +15,11 @@
   var shown = {}; // a new deal's key -> its number and each side's deal total, as shown waiting
 
   function live() { return document.querySelector("[data-live]"); }
+  // The server's sentences of the queue: kept while the page's figures are asked for anew.
+  var queue = null;
   // One of the server's sentences of the queue, its {names} filled in.
   function said(name, fill) {
-    var text = (stated && stated.queue && stated.queue[name]) || "";
+    var text = (queue && queue[name]) || "";
     Object.keys(fill || {}).forEach(function (key) { text = text.split("{" + key + "}").join(fill[key]); });
     return text;
   }
@@ -40,7 +42,7 @@
     new Promise(function (resolve) {
       if (window.hfScorer) { resolve(); } else { document.addEventListener("hf:scorer", resolve); }
     }).then(function () { return window.hfScorer.ask(live().dataset.game); })
-      .then(function (found) { stated = found; hf.relist(); })
+      .then(function (found) { stated = found; queue = found.queue; hf.relist(); })
       .catch(function () { /* nothing kept to score with: the deals are listed as waiting */ })
       .then(function () { asking = false; });
   }
@@ -156,8 +158,8 @@
       item.className = "deal-row";
       var head = document.createElement("span");
       head.className = "deal-no";
-      head.textContent = (row.number <= stated.game.deals.length && !row.stale ? "Correction of deal " : "Deal ") +
-        row.number + " · waiting to send";
+      var what = row.number <= stated.game.deals.length && !row.stale ? "row_correction" : "row_deal";
+      head.textContent = said("row_waiting", { what: said(what, { deal: row.number }) });
       item.appendChild(head);
       if (row.counted) {
         var result = p.deals[row.number - 1];
@@ -212,6 +214,6 @@
     renumber();
     provisionally();
   };
-  hf.queueWord = function (name, fill) { return stated ? said(name, fill) : ""; };
+  hf.queueWord = function (name, fill) { return said(name, fill); };
   hf.relist();
 })();

@@ -3,8 +3,9 @@
 // without signal (docs/LIVE.md, *Where each figure is computed*).
 //
 // It holds the engine's functions (scorekeeper/rules/entry.py, deal.py, game.py and limits.py),
-// never their numbers or words: every rule, deck count and label comes from what the server
-// states (GET /t/<secret>/scorer, scorekeeper/rules/stated.py). The server's figure is the one
+// never their numbers or words: every rule, deck count, label and sentence (rules/sentences.py,
+// filled by `say`) comes from what the server states (GET /t/<secret>/scorer, rules/stated.py),
+// tests/test_phone_words.py fails on any script that writes one. The server's figure is the one
 // saved; tests/browser/test_scorer_differential.py runs it in Chromium against the engine on
 // thousands of deals. Three scripts, loaded in this order: this one (a side's entry, read from
 // the figures, and the deal's checks), scorer_game.js (a deal's score and the game it adds to:
@@ -20,14 +21,33 @@
   function each(object, work) { Object.keys(object || {}).forEach(function (key) { work(key, object[key]); }); }
   function filled(object) { return !!object && Object.keys(object).length > 0; }
   function sum(list) { return list.reduce(function (a, b) { return a + b; }, 0); }
-  function plural(n) { return n !== 1 ? "s" : ""; }
   function max(list) { return Math.max.apply(null, list); }
 
   // 1234567 as "1,234,567"; a negative with the true minus sign where `minus` asks for it.
   function comma(n, minus) {
-    var digits = String(Math.abs(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    var digits = String(Math.abs(n)).replace(/\B(?=(\d\d\d)+(?!\d))/g, ",");
     return (n < 0 ? (minus || "-") : "") + digits;
   }
+  // A sentence of the engine (scorekeeper/rules/sentences.py `fill`), as the server states it,
+  // filled in one pass: {name} as it is, {name:,} a number with commas, {name|one|more}.
+  function fill(template, figures) {
+    return template.replace(/\{(\w+)(?:(:,)|\|([^|{}]*)\|([^{}]*))?\}/g, function (all, name, commas, one, more) {
+      var value = figures[name];
+      if (one !== undefined) { return value === 1 ? one : more; }
+      return commas && typeof value === "number" ? comma(value) : String(value);
+    });
+  }
+  function say(stated, code, figures) { return fill(stated.sentences[code], figures || {}); }
+  // A side's refusal, named by its side (rules/refusals.py Refusal.of_side).
+  function ofSide(stated, side, code, figures) {
+    return say(stated, "side", { side: side, why: say(stated, code, figures) });
+  }
+  function both(stated, names) { return names.join(stated.sentences.and); }
+  function listed(stated, parts) {
+    var s = stated.sentences;
+    return parts.slice(0, -1).join(s.comma) + (parts.length > 1 ? s.and : "") + parts[parts.length - 1];
+  }
+
   // A score as the sheet shows it: +1,355, +0, −35.
   function signed(n) { return (n < 0 ? "\u2212" : "+") + comma(Math.abs(n)); }
   function figure(n) { return comma(n, "\u2212"); }
@@ -82,21 +102,26 @@
       var found = /^s(\d+)-([a-z_]+)(?:-([a-z_0-9]+))?$/.exec(name);
       if (!found || Number(found[1]) >= sides.length || raw === "") { return; }
       var side = Number(found[1]);
-      var what = sides[side].name + ": " + ((labels && labels[name]) || name).toLowerCase();
+      // web/forms.py FigureField: the figure named by its side and its label, as typed.
+      var what = { label: say(stated, "side", { side: sides[side].name, why: ((labels && labels[name]) || name).toLowerCase() }),
+        value: raw };
       if (!/^[0-9]+$/.test(raw)) {
-        fieldErrors.push(refusal(side, name, what + " must be a whole number of 0 or more, not '" + raw + "'."));
+        fieldErrors.push(refusal(side, name, say(stated, "typed_not_whole", what)));
         return;
       }
+      // rules/terms.py over_ceiling: digits longer than the ceiling's are never read as a number.
       if (raw.length > String(most).length || Number(raw) > most) {
-        fieldErrors.push(refusal(side, name, what + ": " + raw + " is far more than any deal holds."));
+        fieldErrors.push(refusal(side, name, say(stated, "ceiling", what)));
         return;
       }
       var value = Number(raw);
-      if (found[3]) {
-        data[side][found[2]] = data[side][found[2]] || {};
-        data[side][found[2]][found[3]] = value;
+      // s0-books-clean: the side, the figure and (of a figure counted by kind) the kind.
+      var kind = found.pop(), figure = found.pop();
+      if (kind) {
+        data[side][figure] = data[side][figure] || {};
+        data[side][figure][kind] = value;
       } else {
-        data[side][found[2]] = value;
+        data[side][figure] = value;
       }
     });
     if (fieldErrors.length) { return { refusals: fieldErrors, entries: null }; }
@@ -147,8 +172,8 @@
     data.forEach(function (d, side) {
       [["melded_points", "melded_cards"], ["leftover_points", "leftover_cards"]].forEach(function (pair) {
         if (has(d, pair[0]) && d[pair[0]] !== null && filled(d[pair[1]])) {
-          refusals.push(refusal(side, pair[1], stated.game.sides[side].name + ": Give " +
-            fields[pair[0]] + " or count the cards, not both."));
+          refusals.push(refusal(side, pair[1],
+            ofSide(stated, stated.game.sides[side].name, "points_or_cards", { label: fields[pair[0]] })));
         }
       });
     });
@@ -173,10 +198,10 @@
     return missing;
   }
 
-  function describe(books) {
+  function describe(stated, books) {
     var parts = [];
-    each(books, function (kind, n) { if (n) { parts.push(n + " " + kind + " book" + plural(n)); } });
-    return parts.slice(0, -1).join(", ") + (parts.length > 1 ? " and " : "") + parts[parts.length - 1];
+    each(books, function (kind, n) { if (n) { parts.push(say(stated, "books_item", { count: n, kind: kind })); } });
+    return listed(stated, parts);
   }
 
   function checkSide(stated, index, side, e) {
@@ -184,57 +209,53 @@
     var words = stated.words;
     var called = stated.called;
     var out = [];
-    function refuse(name, message) { out.push(refusal(index, name, side.name + ": " + message)); }
+    function refuse(name, code, figures) { out.push(refusal(index, name, ofSide(stated, side.name, code, figures))); }
     ["books", "open_books"].forEach(function (name) {
       each(e[name], function (kind, count) {
         if (count && !has(rules.book_bonuses, kind)) {
-          refuse(name + "." + kind, called + " have no " + words.books[kind] + " book.");
+          refuse(name + "." + kind, "no_book", { called: called, book: words.books[kind] });
         }
       });
     });
     if ((filled(e.open_books) || e.open_book_points) && !rules.open_books_to_other_team) {
-      refuse(filled(e.open_books) ? "open_books" : "open_book_points",
-        "open books are not scored under " + called + ".");
+      refuse(filled(e.open_books) ? "open_books" : "open_book_points", "no_open_books", { called: called });
     }
     if (e.red_threes_down && rules.red_three_down === null) {
-      refuse("red_threes_down", "red threes cannot be laid down under " + called + ".");
+      refuse("red_threes_down", "no_red_threes_down", { called: called });
     }
     each(e.bonuses, function (bonus, count) {
       if (count && !has(rules.extra_bonuses, bonus)) {
-        refuse("bonuses." + bonus, called + " have no '" + bonus + "' bonus.");
+        refuse("bonuses." + bonus, "no_bonus", { called: called, bonus: bonus });
       } else if (count > side.players) {
-        refuse("bonuses." + bonus, count + " players " + words.bonuses[bonus] + ", but the side has " +
-          side.players + ".");
+        refuse("bonuses." + bonus, "bonus_players", { count: count, bonus: words.bonuses[bonus], players: side.players });
       }
     });
     ["melded_points", "leftover_points", "open_book_points"].forEach(function (name) {
       var value = e[name];
-      if (value && value % 5) {
-        refuse(name, words.fields[name] + " of " + value + " is not a multiple of 5; every card is.");
+      // rules/terms.py off_the_step: card points move in the step the server states.
+      if (value && value % stated.step) {
+        refuse(name, "fives", { label: words.fields[name], value: value, step: stated.step });
       }
     });
     var threes = get(e.melded_cards, "black_three");
     if (threes && rules.melded_black_threes !== "always") {
       var inBook = get(e.books, "black_threes") && has(rules.book_bonuses, "black_threes");
       if (rules.melded_black_threes === "never" && !inBook) {
-        refuse("melded_cards.black_three", threes + " black three" + plural(threes) + " melded, but " +
-          "threes cannot be melded under " + called + ": a black three is only discarded, or counted " +
-          "with the cards left in a hand or foot.");
+        refuse("melded_cards.black_three", "threes_never", { count: threes, called: called });
       } else if (!e.went_out) {
-        refuse("melded_cards.black_three", "black threes can be melded only by the side going out " +
-          "under " + called + ".");
+        refuse("melded_cards.black_three", "threes_going_out", { called: called });
       }
     }
     stated.going_out_only.forEach(function (kind) {
       if (get(e.books, kind) && has(rules.book_bonuses, kind) && !e.went_out) {
-        refuse("books." + kind, "a book of " + words.books[kind] + " can only be closed by the side going out.");
+        refuse("books." + kind, "going_out_only", { book: words.books[kind] });
       }
     });
     if (e.went_out) {
       var missing = missingBooks(rules, e);
       if (filled(missing)) {
-        refuse("went_out", "cannot go out without " + describe(rules.books_to_go_out) + "; missing " +
-          describe(missing) + ".");
+        refuse("went_out", "cannot_go_out", { needed: describe(stated, rules.books_to_go_out),
+          missing: describe(stated, missing) });
       }
     }
     return out;
@@ -290,14 +311,16 @@
   function checkDecks(stated, decks, entries) {
     var deck = stated.deck;
     var rules = stated.rules;
+    var said = stated.sentences;
     var out = [];
-    var inPlay = decks + " deck" + plural(decks);
-    var hold = decks === 1 ? "holds" : "hold";
-    function limit(name, what, entered, most, why, at) {
+    // What each group's limit says of books' sizes (rules/limits.py check_decks).
+    var sizes = { size: deck.book_size, dirty: Math.max(0, deck.book_size - rules.max_wilds_in_dirty_book) };
+    function limit(name, group, entered, most, at, label) {
       if (entered > most) {
-        var said = what.indexOf(" needed ") >= 0 ? what : what + " entered";
-        out.push(refusal(null, name, comma(entered) + " " + said + ", but " + inPlay + " " + hold + " " +
-          comma(most) + why + ".", at));
+        var what = say(stated, has(said, "what_" + group) ? "what_" + group : "what", { label: label });
+        var why = has(said, "why_" + group) ? say(stated, "why_" + group, sizes) : "";
+        out.push(refusal(null, name, say(stated, "deck_limit",
+          { entered: entered, what: what, decks: decks, most: most, why: why }), at));
       }
     }
     function inputs(names) {
@@ -317,28 +340,21 @@
       return [sum(used.map(function (u) { return u[group]; })), at];
     }
     var redThrees = sum(entries.map(function (e) { return e.red_threes_down + e.red_threes_caught; }));
-    limit("red_threes", "red threes", redThrees, deck.red_threes * decks, "",
-      inputs(["red_threes_down", "red_threes_caught"]));
-    var perDirty = Math.max(0, deck.book_size - rules.max_wilds_in_dirty_book);
+    limit("red_threes", "red_threes", redThrees, deck.red_threes * decks, inputs(["red_threes_down", "red_threes_caught"]));
     var c = counted("wilds");
-    limit("books", "wild cards needed for the books and the cards counted", c[0], deck.wilds * decks,
-      " (7 in each wild book, at least 1 in each dirty book)", c[1]);
+    limit("books", "wilds", c[0], deck.wilds * decks, c[1]);
     c = counted("naturals");
-    limit("books", "natural cards needed for the books and the cards counted", c[0], deck.naturals * decks,
-      " (7 in each clean book, at least " + perDirty + " in each dirty book)", c[1]);
+    limit("books", "naturals", c[0], deck.naturals * decks, c[1]);
     c = counted("sevens");
-    limit("books.clean_sevens", "sevens needed for books of sevens", c[0], deck.sevens * decks, "", c[1]);
+    limit("books.clean_sevens", "sevens", c[0], deck.sevens * decks, c[1]);
     var points = sum(entries.map(function (e) { return melded(rules, e) + leftover(rules, e) + e.open_book_points; }));
     var deckPoints = 0;
     each(deck.cards, function (card, n) { deckPoints += n * get(rules.card_values, card); });
-    limit("card_points", "card points", points, deckPoints * decks, "",
+    limit("card_points", "card_points", points, deckPoints * decks,
       inputs(["melded_points", "leftover_points", "open_book_points", "melded_cards", "leftover_cards"]));
     stated.words.card_order.forEach(function (category) {
       var found = counted(category);
-      var why = "";
-      if (category === "black_three") { why = " (at least 7 in each book of black threes, among those melded)"; }
-      else if (category === "four_to_seven") { why = " (7 sevens in each book of sevens, among those melded)"; }
-      limit("cards." + category, stated.words.cards[category], found[0], deck.cards[category] * decks, why, found[1]);
+      limit("cards." + category, category, found[0], deck.cards[category] * decks, found[1], stated.words.cards[category]);
     });
     return out;
   }
@@ -350,8 +366,8 @@
     var wentOut = [];
     entries.forEach(function (e, index) { if (e.went_out) { wentOut.push(index); } });
     if (wentOut.length > 1) {
-      var names = wentOut.map(function (i) { return sides[i].name; }).join(" and ");
-      out.push(refusal(null, "went_out", "Only one side can go out; " + names + " both did.",
+      var names = both(stated, wentOut.map(function (i) { return sides[i].name; }));
+      out.push(refusal(null, "went_out", say(stated, "two_went_out", { names: names }),
         wentOut.map(function (i) { return [i, "went_out"]; })));
     }
     return out.concat(checkDecks(stated, stated.game.decks, entries));
@@ -363,6 +379,8 @@
     each: each,
     max: max,
     comma: comma,
+    say: say,
+    both: both,
     signed: signed,
     figure: figure,
     entry: entry,

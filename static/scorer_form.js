@@ -135,8 +135,7 @@
       var theirs = document.createElement("div");
       theirs.innerHTML = html;
       if (words(theirs) === words(target)) { return; }
-      var note = el("p", "This phone worked out other figures than the server's; the server's are " +
-        "shown, and they are what is saved.", "warning");
+      var note = el("p", said("differs"), "warning");
       note.setAttribute("data-differs", "");
       theirs.insertBefore(note, theirs.firstChild);
       target.textContent = "";
@@ -192,8 +191,10 @@
   if (root.document && root.hf) {
     var form = document.querySelector("form[data-preview]");
     var target = document.getElementById("breakdown");
-    // The game's secret, from its private link (a correction's page has no live corner).
-    var game = /^\/t\/([\w-]{22})\//.exec(window.location.pathname);
-    if (form && target && game && root.hf.preview) { scoreTheForm(root.hf, game[1], form, target); }
+    // The game's secret: its private link's segment after /t/ (a correction's page has no live
+    // corner to name it), whatever its shape, which is the server's alone.
+    var path = window.location.pathname.split("/");
+    var game = path[1] === "t" ? path[2] : "";
+    if (form && target && game && root.hf.preview) { scoreTheForm(root.hf, game, form, target); }
   }
 })(window);

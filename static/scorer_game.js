@@ -7,7 +7,7 @@
   "use strict";
 
   var D = root.hfScorerDeal;
-  var get = D.get, each = D.each, max = D.max, comma = D.comma, refusal = D.refusal;
+  var get = D.get, each = D.each, max = D.max, comma = D.comma, refusal = D.refusal, say = D.say;
   var entry = D.entry, fromForm = D.fromForm, checkDeal = D.checkDeal;
   var melded = D.melded, leftover = D.leftover;
 
@@ -15,9 +15,11 @@
   function bookDetail(stated, books) {
     var said = [];
     each(books, function (kind, n) {
-      if (n) { said.push(n + " " + stated.words.books[kind] + " \u00d7 " + comma(get(stated.rules.book_bonuses, kind))); }
+      if (n) {
+        said.push(say(stated, "detail_book", { count: n, kind: stated.words.books[kind], bonus: get(stated.rules.book_bonuses, kind) }));
+      }
     });
-    return said.join(", ");
+    return said.join(stated.sentences.comma);
   }
 
   function scoreSide(stated, e, other, otherName) {
@@ -30,24 +32,24 @@
     var extraWords = [];
     each(e.bonuses, function (bonus, n) {
       extras += get(rules.extra_bonuses, bonus) * n;
-      if (n) { extraWords.push(n + " \u00d7 " + stated.words.bonuses[bonus]); }
+      if (n) { extraWords.push(say(stated, "detail_bonus", { count: n, bonus: stated.words.bonuses[bonus] })); }
     });
     var moved = 0;
     var details = {
       books: bookDetail(stated, e.books),
       red_threes: e.red_threes_down || e.red_threes_caught ?
-        e.red_threes_down + " laid down, " + e.red_threes_caught + " caught" : "",
-      going_out: e.went_out ? "went out" : "",
-      cards: comma(m) + " melded \u2212 " + comma(l) + " left",
-      extras: extraWords.join(", "),
+        say(stated, "detail_red_threes", { down: e.red_threes_down, caught: e.red_threes_caught }) : "",
+      going_out: e.went_out ? say(stated, "detail_went_out") : "",
+      cards: say(stated, "detail_cards", { melded: m, leftover: l }),
+      extras: extraWords.join(stated.sentences.comma),
       moved: "",
     };
     if (other && rules.open_books_to_other_team) {
       each(other.open_books, function (kind, n) { moved += get(rules.book_bonuses, kind) * n; });
       moved += other.open_book_points;
       if (moved) {
-        details.moved = "Open books of " + otherName + ": " + bookDetail(stated, other.open_books) + " + " +
-          comma(other.open_book_points) + " card points";
+        details.moved = say(stated, "detail_moved",
+          { side: otherName, books: bookDetail(stated, other.open_books), points: other.open_book_points });
       }
     }
     var score = {
@@ -68,7 +70,6 @@
   function Refused(refusals, kind) {
     this.refusals = refusals;
     this.kind = kind || "refused";
-    this.message = refusals.map(function (r) { return r.message; }).join("; ");
   }
 
   // Figures the phone cannot judge (scorer.js parse `unjudged`), or a score it could not work
@@ -115,15 +116,12 @@
   }
 
   function afterEnd(stated, ended, count, corrected, winners) {
-    var names = winners.map(function (i) { return stated.game.sides[i].name; }).join(" and ");
+    var names = D.both(stated, winners.map(function (i) { return stated.game.sides[i].name; }));
     if (corrected !== null && corrected <= ended && ended < count) {
-      var follow = ended + 1 === count ? "deal " + (ended + 1) + " already follows" :
-        "deals " + (ended + 1) + " to " + count + " already follow";
-      return refusal(null, "deal", "This correction would end the game after deal " + ended + " (" + names +
-        " winning), but " + follow + " it.");
+      var follow = say(stated, ended + 1 === count ? "follows_one" : "follows_many", { deal: ended + 1, last: count });
+      return refusal(null, "deal", say(stated, "would_end", { ended: ended, names: names, follow: follow }));
     }
-    return refusal(null, "deal", "The game is over: " + names + " won after deal " + ended +
-      ". No deal can be added.");
+    return refusal(null, "deal", say(stated, "game_over", { names: names, ended: ended }));
   }
 
   function start(stated) {
@@ -138,7 +136,9 @@
       scores = scoreDeal(stated, entries, check);
     } catch (refused) {
       if (!(refused instanceof Refused) || corrected === null || corrected === number) { throw refused; }
-      throw new Refused([refusal(null, "deal", "Deal " + number + " no longer adds up: " + refused.message)]);
+      // Its refusals joined as the engine's DealRefused joins them (rules/refusals.py).
+      var why = refused.refusals.map(function (r) { return r.message; }).join(stated.sentences.joined);
+      throw new Refused([refusal(null, "deal", say(stated, "no_longer_adds_up", { number: number, why: why }))]);
     }
     var totals = progress.totals.map(function (total, i) { return total + scores[i].total; });
     var warnings = [];
@@ -146,7 +146,7 @@
       var m = scores[i].melded_points;
       var needed = progress.minimums[i];
       if (m > 0 && m < needed) {
-        warnings.push(side.name + " melded " + comma(m) + ", below the " + comma(needed) + " needed to open: check.");
+        warnings.push(say(stated, "below_minimum", { side: side.name, melded: m, needed: needed }));
       }
     });
     var result = { number: number, scores: scores, minimums: progress.minimums, totals: totals, warnings: warnings };
@@ -179,8 +179,7 @@
   function limitReached(stated, progress) {
     var most = stated.rules.deal_limit;
     if (progress.deals.length < most) { return null; }
-    return refusal(null, "deal", "This game has reached its limit of " + comma(most) + (most === 1 ? " deal" : " deals") + ": no more " +
-      "deals can be entered. It has not ended by its rules, so it has no winner; start a new game to play on.");
+    return refusal(null, "deal", say(stated, "deal_limit", { most: most }));
   }
 
   // `progress` with one more deal, checked; throws Refused.

@@ -29,13 +29,14 @@ const SHELL_FILES = [
 ];
 // A page that takes longer than this on poor signal is shown from the phone, if it has it.
 const PATIENCE_MS = 4000;
-// A game's pages live under its private link, /t/ and the game's 22-character secret.
+// A game's pages live under its private link, /t/ and the game's secret: one segment of the
+// path, whatever its shape (the server's alone: plumbing/models/games.py), never checked here.
 // A deal form: the whole next deal, a correction, or one side's own line of the next deal.
-const DEAL_FORM = /^\/t\/([\w-]{22})\/deals\/(?:new|\d+\/edit|next\/\d+)$/;
+const DEAL_FORM = /^\/t\/([^/]+)\/deals\/(?:new|\d+\/edit|next\/\d+)$/;
 const LINE = /\/deals\/next\/\d+$/;
-const KEEPABLE = /^\/(t\/[\w-]{22}(\/deals\/new|\/deals\/next\/\d+|\/rules|\/scorer)?|rules(\/[\w-]+)?)?$/;
+const KEEPABLE = /^\/(t\/[^/]+(\/deals\/new|\/deals\/next\/\d+|\/rules|\/scorer)?|rules(\/[\w-]+)?)?$/;
 // What the phone's scorer is told of a game (static/scorer.js): kept with the game's pages.
-const SCORER = /^\/t\/[\w-]{22}\/scorer$/;
+const SCORER = /^\/t\/[^/]+\/scorer$/;
 // Posts after which the phone forgets every page it kept: signing in (as anyone: another
 // organiser on the same phone must not find the last one's pages), signing out, and forgetting
 // its games.
@@ -67,7 +68,7 @@ self.addEventListener("install", (event) => {
 // kept with the app's files, before this worker looks after the page, so that the phone
 // scores it with no signal from then on (issue 40: its deal form and what the phone's scorer
 // is told were kept only from the next page shown). A page not kept costs the worker nothing.
-const GAME_PAGE = /^\/t\/([\w-]{22})(?:\/|$)/;
+const GAME_PAGE = /^\/t\/([^/]+)(?:\/|$)/;
 async function keepOpenGames() {
   const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   const urls = [];

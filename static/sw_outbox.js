@@ -60,28 +60,13 @@ async function sendAll() {
     // (429, services/writes.py): try again later, as the page's outbox does every few seconds.
     if (response.status >= 500 || response.status === 429) break;
     item.state = response.status === 409 ? "conflict" : "refused";
-    const messages = LINE.test(item.url) ? { ...MESSAGES, ...LINE_MESSAGES } : MESSAGES;
-    item.message = messages[response.status] || messages.other;
+    // The page words it from what the server states (services/queue_words.py `sent_...`).
+    item.status = response.status;
     await outbox.put(item);
     stuck.add(item.game);
   }
   if (changed) announce();
 }
-
-const MESSAGES = {
-  409: "Another phone saved this deal meanwhile, or the game ended. Look at both and decide.",
-  422: "The server refused a figure. Open it to see which.",
-  400: "This phone's session ran out. Open it to send it again.",
-  403: "This phone may no longer enter deals in this game.",
-  404: "This game is no longer on the server.",
-  other: "It could not be sent. Open it to try again.",
-};
-
-// A side's own line meets other things than a whole deal does.
-const LINE_MESSAGES = {
-  409: "The deal was saved meanwhile, or another phone sent a later line for this side. Open it to see both.",
-  422: "The server refused a figure of this line. Open it to see which.",
-};
 
 async function announce() {
   const items = await outbox.all();

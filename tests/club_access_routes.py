@@ -180,6 +180,13 @@ ROUTES = {
         organiser=False,
     ),
     "night board": R("GET", "/clubs/{slug}/nights/{night}/board", TABLE),
+    # Every other night page (web/nights/): its movement cards, its results file, its board link.
+    "night cards": R("GET", "/clubs/{slug}/nights/{night}/cards", TABLE),
+    "night results file": R("GET", "/clubs/{slug}/nights/{night}/results.csv", TABLE),
+    "board link form": R("GET", "/clubs/{slug}/nights/{night}/board-link", ORGANISER),
+    "new board link": R(
+        "POST", "/clubs/{slug}/nights/{night}/board-link", ORGANISER, organiser=False
+    ),
     "seat a round": R("POST", "/clubs/{slug}/nights/{night}/seat", ORGANISER, organiser=False),
     "end the night": R("POST", "/clubs/{slug}/nights/{night}/finish", ORGANISER, organiser=False),
     # A seating drawn again (the next round's, or round 1 seated with no deal): the organisers'

@@ -197,7 +197,9 @@ def test_every_answer_with_the_game_carries_them(client, document):
 def test_the_document_declares_history_and_agreement(document):
     openapi_spec_validator.validate(document)
     schemas = document["components"]["schemas"]
-    deal_item = schemas["GameState"]["properties"]["deals"]["items"]
+    deals = schemas["GameState"]["properties"]["deals"]["items"]
+    assert deals == {"$ref": "#/components/schemas/GameDeal"}
+    deal_item = schemas["GameDeal"]
     assert {"history", "agreement"} <= set(deal_item["required"])
     assert deal_item["properties"]["history"]["items"] == {"$ref": "#/components/schemas/DealEvent"}
     assert deal_item["properties"]["agreement"] == {"$ref": "#/components/schemas/DealAgreement"}

@@ -38,7 +38,8 @@ def test_demo_fills_a_public_club(app, runner):
         club = clubs.club_by_slug("demo")
         assert club is not None and club.standings_public
         assert [o.username for o in club.organisers] == ["demo"]
-        assert accounts.authenticate("demo", "demo-club-password") is not None
+        signed_in = accounts.sign_in("demo", "demo-club-password", "192.0.2.1")
+        assert isinstance(signed_in, accounts.SignedIn)
         assert len(club.members) == 16
         assert len({s.name for s in club.seasons}) == 4
         assert len(_games(club)) == GAMES

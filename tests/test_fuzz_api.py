@@ -41,6 +41,7 @@ from hypothesis import strategies as st
 
 from scorekeeper import rules as engine
 from scorekeeper.rules.entry import ENTRY_FIELDS
+from scorekeeper.services.names import squeezed
 
 # ------------------------------------------------------------------------------ JSON API
 
@@ -121,8 +122,8 @@ def test_api_new_game_any_field(app, client, body):
     assert game == state(client, game["id"])
     names = []
     for sent, kept in zip(body["sides"], game["sides"], strict=True):
-        players = [p.strip() for p in sent.get("players", [])] or [sent["name"].strip()]
-        assert kept["name"] == sent["name"].strip()
+        players = [squeezed(p) for p in sent.get("players", [])] or [squeezed(sent["name"])]
+        assert kept["name"] == squeezed(sent["name"])
         assert kept["players"] == players
         names += [kept["name"], *players]
     assert_shown_escaped(client.get(game["url"]).get_data(as_text=True), *names)
@@ -135,7 +136,7 @@ def test_api_new_game_any_field(app, client, body):
     players=st.lists(st.lists(GOOD_NAME, max_size=3), min_size=3, max_size=3),
 )
 def test_api_names_come_back_exactly_and_escaped(client, key, names, players):
-    """Side and player names of any kind: kept as sent (trimmed), shown escaped."""
+    """Side and player names of any kind: kept as sent (spaces squeezed), shown escaped."""
     sides = [{"name": name, "players": players[i]} for i, name in enumerate(names)]
     answer = client.post("/api/v1/games", json={"ruleset": key, "sides": sides})
     no_server_error(answer)
@@ -145,8 +146,8 @@ def test_api_names_come_back_exactly_and_escaped(client, key, names, players):
     game = answer.get_json()
     shown = []
     for sent, kept in zip(sides, game["sides"], strict=True):
-        assert kept["name"] == sent["name"].strip()
-        assert kept["players"] == ([p.strip() for p in sent["players"]] or [kept["name"]])
+        assert kept["name"] == squeezed(sent["name"])
+        assert kept["players"] == ([squeezed(p) for p in sent["players"]] or [kept["name"]])
         shown += [kept["name"], *kept["players"]]
     assert_shown_escaped(client.get(game["url"]).get_data(as_text=True), *shown)
 

@@ -29,6 +29,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper import rules as engine
+from scorekeeper.services.names import squeezed
 from scorekeeper.web.forms import MAX_SIDES_ON_FORM, knob_field
 
 # ------------------------------------------------------------------------------ forms
@@ -74,8 +75,8 @@ def test_new_game_form_any_field(app, client, data, key):
     game = state(client, game_id)
     rows = []
     for index in range(MAX_SIDES_ON_FORM):
-        name = form.get(f"side{index}_name", "").strip()
-        listed = [p.strip() for p in form.get(f"side{index}_players", "").split(",")]
+        name = squeezed(form.get(f"side{index}_name", ""))
+        listed = [squeezed(p) for p in form.get(f"side{index}_players", "").split(",")]
         players = [p for p in listed if p]
         if name or players:
             rows.append((name or " & ".join(players), players or [name]))

@@ -2,8 +2,10 @@
 
 rules/     the engine: the standard library and itself, nothing else
 plumbing/  the database, headers, bodies, logs: rules/ and itself, never a use case or a view
-services/  the use cases: rules/, plumbing/ and each other, never the web layer
+services/  the use cases: rules/, plumbing/ and each other, never the web layer, not even by
+           name (importlib), and never the request's state (flask's request, g, session)
 web/       the views: anything below it; one blueprint never imports another's views
+and no module loads itself again round a circle of imports.
 """
 
 from __future__ import annotations
@@ -14,24 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
-
-
-def parsed(path: Path) -> ast.Module:
-    """The file's syntax tree, parsed again if CPython 3.11's parser trips on another thread.
-
-    Python 3.11 parses a source line to place a traceback's carets, and the AST's conversion
-    keeps one recursion count for every thread: a background thread of another test's app
-    logging an error at that moment made this parse raise "AST constructor recursion depth
-    mismatch" (SystemError) once on CI's PostgreSQL run. The file is fine; parse it again.
-    """
-    for _ in range(3):
-        try:
-            return ast.parse(path.read_text(), str(path))
-        except SystemError:
-            continue
-    return ast.parse(path.read_text(), str(path))
+from import_graph import PACKAGE, circles, import_graph, module_of, parsed
 
 
 def imports_of(path: Path) -> set[str]:
@@ -116,6 +101,7 @@ def test_every_module_lives_in_a_room():
 SHARED_WEB = {
     "__init__",
     "access",
+    "club_pages",  # a club and the visitor's level in it, for web/clubs and web/nights
     "forms",
     "errors",
     "charts",
@@ -158,3 +144,188 @@ def test_a_view_reads_a_game_through_its_read_model(path):
         if name in replaying:
             found.append(f"line {node.lineno}: {name}")
     assert found == []
+
+
+# ------------------------------------------------------------------ no circle of imports
+
+
+def test_no_module_loads_itself_round_a_circle():
+    """No circle of imports anywhere in the package, and none dodged by an import inside a
+    function either: the only imports inside functions are the app factory's, the commands'
+    and `scorekeeper.create_app`'s, each said why (factory.py, cli.py, __init__.py)."""
+    assert circles(import_graph()) == []
+    late = {
+        module_of(path)
+        for path in PACKAGE.rglob("*.py")
+        for node in ast.walk(parsed(path))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        for inner in ast.walk(node)
+        if _of_ours(inner)
+    }
+    assert late <= {"scorekeeper", "scorekeeper.factory", "scorekeeper.cli"}
+
+
+def _of_ours(node: ast.AST) -> bool:
+    """An import of one of the package's own modules."""
+    if isinstance(node, ast.Import):
+        return any(alias.name.startswith("scorekeeper") for alias in node.names)
+    return isinstance(node, ast.ImportFrom) and (
+        node.level > 0 or (node.module or "").startswith("scorekeeper")
+    )
+
+
+def _planted(tmp_path: Path, files: dict[str, str]) -> Path:
+    """A package `scorekeeper` in tmp_path made of `files` (path: source)."""
+    for name, source in files.items():
+        path = tmp_path / "scorekeeper" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source)
+    return tmp_path / "scorekeeper"
+
+
+def test_a_circle_planted_is_found(tmp_path):
+    """The issue's circle: clubs -> standings -> nights.board -> clubs, by a module, a package's
+    module named in `from ... import` and a relative import."""
+    package = _planted(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "services/__init__.py": "",
+            "services/clubs.py": "from scorekeeper.services import standings\n",
+            "services/standings.py": "from scorekeeper.services.nights import board\n",
+            "services/nights/__init__.py": "",
+            "services/nights/board.py": "from ..clubs import club_by_slug\n",
+        },
+    )
+    expected = ["scorekeeper.services.clubs", "scorekeeper.services.nights.board"]
+    expected.insert(1, "scorekeeper.services.standings")
+    assert circles(import_graph(package)) == [sorted(expected)]
+
+
+def test_what_is_loaded_later_or_from_above_is_no_circle(tmp_path):
+    """An import inside a function or under `if TYPE_CHECKING:` loads nothing as the module
+    loads; a blueprint's views taking `bp` from their package is loaded from the package down."""
+    package = _planted(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "a.py": "def later():\n    from scorekeeper import b\n",
+            "b.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import scorekeeper.a",
+            "web/__init__.py": "",
+            "web/clubs/__init__.py": "bp = 1\nfrom scorekeeper.web.clubs import members\n",
+            "web/clubs/members.py": "from scorekeeper.web.clubs import bp\n",
+        },
+    )
+    assert circles(import_graph(package)) == []
+    # The same two imports loaded at once are a circle.
+    (package / "a.py").write_text("from scorekeeper import b\n")
+    (package / "b.py").write_text("import scorekeeper.a\n")
+    assert circles(import_graph(package)) == [["scorekeeper.a", "scorekeeper.b"]]
+
+
+# ------------------------------------------------------------ below the views, by name too
+
+LOADERS = {"import_module", "__import__"}
+
+
+def views_loaded_by_name(tree: ast.Module) -> list[str]:
+    """Each `importlib.import_module(...)` or `__import__(...)` that may load a view: naming
+    `scorekeeper.web` (or `.web`), or a name worked out as it runs, which no test can read."""
+    loaders = set(LOADERS)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "importlib":
+            loaders.update(a.asname or a.name for a in node.names if a.name in LOADERS)
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        called = node.func.attr if isinstance(node.func, ast.Attribute) else None
+        called = called or (node.func.id if isinstance(node.func, ast.Name) else None)
+        if called not in loaders:
+            continue
+        named = node.args[0] if node.args else None
+        if not (isinstance(named, ast.Constant) and isinstance(named.value, str)):
+            found.append(f"line {node.lineno}: a name worked out as it runs")
+        elif named.value.startswith(("scorekeeper.web", ".web", "..web")):
+            found.append(f"line {node.lineno}: {named.value}")
+    return found
+
+
+BELOW_THE_VIEWS = files_of("rules") + files_of("plumbing") + files_of("services")
+
+
+@pytest.mark.parametrize("path", BELOW_THE_VIEWS, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_nothing_below_the_views_loads_a_view_by_name(path):
+    assert views_loaded_by_name(parsed(path)) == []
+
+
+def test_a_view_loaded_by_name_planted_is_found():
+    planted = ast.parse(
+        "import importlib\n"
+        "from importlib import import_module as load\n"
+        "importlib.import_module('scorekeeper.web.clubs')\n"
+        "load('scorekeeper.web.' + 'nights')\n"
+        "__import__('scorekeeper.web.games.entering')\n"
+        "importlib.import_module('.web.live', 'scorekeeper')\n"
+        "importlib.import_module('scorekeeper.services.clubs')\n"
+    )
+    assert [line.split(":")[0] for line in views_loaded_by_name(planted)] == [
+        "line 3",
+        "line 4",
+        "line 5",
+        "line 6",
+    ]
+
+
+# ------------------------------------------------------- the use cases know no request
+
+REQUEST_STATE = {"request", "g", "session"}
+FLASK = {"flask", "flask.globals"}
+
+
+def request_state_used(tree: ast.Module) -> list[str]:
+    """Each use of flask's request, g or session: imported by name, or read off the module."""
+    modules = set(FLASK)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in FLASK:
+            for alias in node.names:
+                if alias.name in REQUEST_STATE:
+                    found.append(f"line {node.lineno}: from {node.module} import {alias.name}")
+                elif alias.name == "globals":
+                    modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            modules.update(a.asname for a in node.names if a.name in FLASK and a.asname)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in REQUEST_STATE:
+            if ast.unparse(node.value) in modules:
+                found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+@pytest.mark.parametrize("path", files_of("services"), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_the_use_cases_know_no_request(path):
+    """A use case is told what it needs; what the request is (flask's request, g, session) is
+    the views' to read. Reading only says so through plumbing/db.reading_only."""
+    assert request_state_used(parsed(path)) == []
+
+
+def test_a_request_in_a_use_case_planted_is_found():
+    planted = ast.parse(
+        "import flask\n"
+        "import flask as f\n"
+        "from flask import current_app, request\n"
+        "from flask import g as here\n"
+        "from flask.globals import session\n"
+        "flask.g.only_reading = True\n"
+        "f.session.clear()\n"
+        "db.session.commit()\n"
+        "current_app.config['X']\n"
+    )
+    assert request_state_used(planted) == [
+        "line 3: from flask import request",
+        "line 4: from flask import g",
+        "line 5: from flask.globals import session",
+        "line 6: flask.g",
+        "line 7: f.session",
+    ]

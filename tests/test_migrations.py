@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import sqlite3
+from pathlib import Path
 
-from flask_migrate import upgrade
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import delete, select, update
 
 from scorekeeper import create_app
+from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.models import Member, Night, NightPlayer, Player, RatingMark, Side
+from scorekeeper.services import accounts, clubs, games, names
+from scorekeeper.services.games import SideSetup
+
+VERSIONS = Path(__file__).resolve().parents[1] / "scorekeeper/migrations/versions"
 
 
 def test_upgrade_from_the_first_schema_keeps_games_and_deals(tmp_path):
@@ -56,3 +65,77 @@ def test_upgrade_from_the_first_schema_keeps_games_and_deals(tmp_path):
     state = answer.get_json()
     assert state["url"] == f"/t/{secret}"
     assert [side["total"] for side in state["sides"]] == [50, 60]
+
+
+def test_migration_0026_squeezes_as_the_code_does():
+    """0026 keeps its own copy of `names.squeezed` (a migration must not move with the code)."""
+    path = VERSIONS / "0026_names_squeezed.py"
+    spec = importlib.util.spec_from_file_location("migration_0026", path)
+    migration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(migration)
+    for name in ("Ann", "  Ann   Smith ", "Ann\u00a0 Lee", "Ann\u3000Lee", "", "   ", "A  b  c"):
+        assert migration._squeezed(name) == names.squeezed(name), name
+
+
+def test_migration_0026_squeezes_the_names_kept_before(databases, tmp_path, quick_hashing):
+    """Players, sides, night guests and members kept with runs of spaces (as the code before
+    issue 41 kept players and sides) are squeezed; a member whose squeezed name is another's
+    keeps it; a club whose guests' names changed has its ratings marked to fold again whole.
+    On SQLite, and on PostgreSQL with TEST_DATABASE_URL."""
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": databases.empty(tmp_path)})
+    try:
+        with app.app_context():
+            upgrade()
+            olga = accounts.register("olga", "violet-harbour-lantern")
+            club = clubs.create_club("Tuesday Club", "tuesday", olga)
+            for name in ("Ann Smith", "Bob Ray", "Cat Lee", "cat lee 2"):
+                clubs.add_member(club, name)
+            sides = [SideSetup("Us", ["Ann Smith", "Zed Q"]), SideSetup("Them", ["Bob Ray"])]
+            game = games.start_game("classic", sides, club=club)
+            night = Night(
+                club_id=club.id,
+                ruleset="classic",
+                shape="fours",
+                partners="rotating",
+                rounds_planned=3,
+                sit_out="no game",
+            )
+            night.players.append(NightPlayer(name="Dee  Fox"))
+            db.session.add(night)
+            db.session.commit()
+            # As the code before issue 41 could keep them (or an older host, members too).
+            typed = {"Zed Q": "Zed  Q ", "Bob Ray": " Bob   Ray", "Ann Smith": "Ann Smith"}
+            for player in game.sides[0].players + game.sides[1].players:
+                player.name = typed[player.name]
+            game.sides[0].name = "Us  two"
+            by_name = {m.name: m for m in club.members}
+            by_name["Bob Ray"].name = "Bob  Ray"
+            by_name["cat lee 2"].name = "cat  lee"  # squeezed, it would be member Cat Lee
+            db.session.execute(delete(RatingMark))
+            db.session.commit()
+            club_id, game_id = club.id, game.id
+            downgrade(revision="0025")
+            upgrade()
+            db.session.remove()
+            players = select(Player.name).join(Player.side).where(Side.game_id == game_id)
+            assert db.session.scalars(players.order_by(Side.position, Player.position)).all() == [
+                "Ann Smith",
+                "Zed Q",
+                "Bob Ray",
+            ]
+            sides_kept = select(Side.name).where(Side.game_id == game_id).order_by(Side.position)
+            assert db.session.scalars(sides_kept).all() == ["Us two", "Them"]
+            assert db.session.scalars(select(NightPlayer.name)).all() == ["Dee Fox"]
+            members = db.session.scalars(select(Member.name).order_by(Member.id)).all()
+            assert members == ["Ann Smith", "Bob Ray", "Cat Lee", "cat  lee"]
+            marks = select(RatingMark.club_id, RatingMark.whole)
+            assert db.session.execute(marks).all() == [(club_id, True)]
+            # Squeezed, a player typed with spaces is the member again at the next game.
+            db.session.execute(update(Member).where(Member.name == "cat  lee").values(name="Cy"))
+            db.session.commit()
+            again = games.start_game("classic", [SideSetup("A", ["Bob  Ray"]), SideSetup("B", [])])
+            assert again.sides[0].players[0].name == "Bob Ray"
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()

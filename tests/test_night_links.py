@@ -240,12 +240,12 @@ def test_every_write_with_only_the_board_link_is_refused(app, olga):
             assert answer.status_code in (403, 404, 405), (method, path, answer.status_code)
             tried.add(rule.endpoint)
     wanted = {
-        "clubs.night_seat",
-        "clubs.night_draw",
-        "clubs.night_finish",
-        "clubs.night_come",
-        "clubs.night_redraw",
-        "night_links.new_link",
+        "nights.night_seat",
+        "nights.night_draw",
+        "nights.night_finish",
+        "nights.night_come",
+        "nights.night_redraw",
+        "nights.new_link",
         "api.add_deal",
         "api.seat_round",
         "games.new_deal",

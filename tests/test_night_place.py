@@ -280,7 +280,7 @@ def test_the_night_over_is_said_when_its_last_round_ends_or_it_is_ended(app, olg
     finish(app, third)
     words = next_section(phone.get(first.link).text)
     assert words.startswith("The night is over.")
-    if board_secret(app, night_id) and "night_links.results" in app.view_functions:
+    if board_secret(app, night_id) and "nights.link_results" in app.view_functions:
         assert f'href="/n/{board_secret(app, night_id)}/results"' in phone.get(first.link).text
     assert live(phone, first).get_json()["waiting"] is False
 

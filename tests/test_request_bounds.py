@@ -32,6 +32,7 @@ from scorekeeper.rules.terms import (
     MAX_PLAYERS_TEXT,
     MAX_SIDES,
 )
+from scorekeeper.services import records_import
 from scorekeeper.web.api import MAX_BRACKETS
 from scorekeeper.web.forms import MAX_SIDES_ON_FORM
 
@@ -186,6 +187,18 @@ def test_the_records_upload_still_takes_a_file_larger_than_any_form(client, club
     answer = client.post(f"/clubs/{club}/import", data=upload, content_type="multipart/form-data")
     assert answer.status_code == 422  # read, and refused for what it holds, not its size
     assert "Nothing was imported" in answer.get_data(as_text=True)
+
+
+def test_a_records_file_past_its_limit_is_told_in_words_not_413(client, club):
+    """The body's limit is the file's and room for its form (`bodies.MAX_UPLOAD`): a file one
+    byte over the import's limit reaches the import, which says the file is too large."""
+    assert bodies.MAX_UPLOAD == bodies.MAX_RECORDS_FILE + bodies.UPLOAD_FORM_ROOM
+    assert records_import.MAX_BYTES == bodies.MAX_RECORDS_FILE
+    text = "x" * (bodies.MAX_RECORDS_FILE + 1)
+    upload = {"file": (io.BytesIO(text.encode()), "deals.csv")}
+    answer = client.post(f"/clubs/{club}/import", data=upload, content_type="multipart/form-data")
+    assert answer.status_code == 422
+    assert "The file is over 5 MB; split it into smaller files." in answer.get_data(as_text=True)
 
 
 def test_the_records_upload_takes_only_a_multipart_form(client, club):

@@ -343,7 +343,7 @@ def test_the_views_marked_to_come_back_filled_in(app):
         "clubs.settings",
         "clubs.new_table_link",
         "clubs.import_records",
-        "clubs.night_new",
+        "nights.night_new",
     }
 
 

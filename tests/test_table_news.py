@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from live_table import PHONE_A, PHONE_B, PHONE_C, QUIET, api_deal, entering_of, live_of, say, start
 
-from scorekeeper.services import live
+from scorekeeper.services import table_news
 
 
 def news_of(client, game) -> dict | None:
@@ -25,21 +25,21 @@ def totals_of(client, game, number: int) -> list[int]:
 @pytest.mark.parametrize(
     ("news", "said"),
     [
-        (live.saved_news(3, "Ann"), "Ann saved deal 3."),
-        (live.saved_news(3, None), "Deal 3 saved."),
+        (table_news.saved_news(3, "Ann"), "Ann saved deal 3."),
+        (table_news.saved_news(3, None), "Deal 3 saved."),
         (
-            live.corrected_news(1, 2, "Ann", [(1, "Them", 1355, 1390)]),
+            table_news.corrected_news(1, 2, "Ann", [(1, "Them", 1355, 1390)]),
             "Ann corrected deal 1: Them +1,355 → +1,390.",
         ),
         (
-            live.corrected_news(2, 4, None, [(0, "Us", 20, -1355), (1, "Them", -5, 0)]),
+            table_news.corrected_news(2, 4, None, [(0, "Us", 20, -1355), (1, "Them", -5, 0)]),
             "Deal 2 corrected: Us +20 → −1,355; Them −5 → +0.",
         ),
-        (live.corrected_news(1, 3, "Bea", []), "Bea corrected deal 1."),
+        (table_news.corrected_news(1, 3, "Bea", []), "Bea corrected deal 1."),
     ],
 )
 def test_the_news_in_words(news, said):
-    assert live.news_text(news) == said
+    assert table_news.news_text(news) == said
 
 
 def test_a_correction_names_who_and_each_deal_total_that_changed(client):
@@ -67,7 +67,7 @@ def test_a_correction_names_who_and_each_deal_total_that_changed(client):
     assert news["key"] == "1.2" and news["by"] == "Ann"
     assert news["changes"] == [{"side": 1, "name": "Cat", "before": before[1], "after": after[1]}]
     assert news["text"] == (
-        f"Ann corrected deal 1: Cat {live.signed(before[1])} → {live.signed(after[1])}."
+        f"Ann corrected deal 1: Cat {table_news.signed(before[1])} → {table_news.signed(after[1])}."
     )
     assert "−1,355" in news["text"]
     # The same correction sent again changes nothing, so the news stays the same event.

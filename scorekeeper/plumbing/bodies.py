@@ -12,9 +12,15 @@ from __future__ import annotations
 from flask import Flask, Response, request
 from werkzeug.wsgi import get_input_stream
 
-# A club's records CSV (csvimport.MAX_BYTES, 5 MB) with its form around it: the largest body
-# any route takes, and the app's MAX_CONTENT_LENGTH. Only the upload gets it.
-MAX_UPLOAD = 6 * 1024 * 1024
+# The largest records CSV a club may import (records_import.MAX_BYTES is this one): 5 MiB.
+MAX_RECORDS_FILE = 5 * 1024 * 1024
+# What the upload's multipart form adds around the file: boundaries, part headers, the CSRF
+# token, a few hundred bytes; a whole MiB, so that a file at its limit is never refused by the
+# body's (413) before the import can say in words that it is too large.
+UPLOAD_FORM_ROOM = 1024 * 1024
+# The file with its form around it (6 MiB): the largest body any route takes, and the app's
+# MAX_CONTENT_LENGTH. Only the upload gets it.
+MAX_UPLOAD = MAX_RECORDS_FILE + UPLOAD_FORM_ROOM
 # The largest body a legitimate API client sends is a new game of MAX_SIDES (12) sides of
 # MAX_PLAYERS_PER_SIDE (6) players, every name MAX_NAME (60) characters each written as a
 # \\ud83c\\udca1 pair, with a preset's every rule and indented: 65,278 bytes. A deal of 12 sides

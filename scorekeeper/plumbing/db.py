@@ -4,6 +4,8 @@ import logging
 import os
 import stat
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from flask import Flask, abort, current_app, g, has_app_context, has_request_context, request
@@ -31,6 +33,21 @@ OTHERS = 0o077
 SIDE_FILES = ("-wal", "-shm", "-journal")
 
 log = logging.getLogger(__name__)
+# On `g`: this app context's transactions only read (see reading_only).
+ONLY_READING = "only_reading"
+
+
+@contextmanager
+def reading_only() -> Iterator[None]:
+    """Reads only, within: on SQLite the transactions begun here take no write lock (_begin).
+
+    The use cases say so with this, never by touching `g` themselves (tests/test_layers.py).
+    """
+    setattr(g, ONLY_READING, True)
+    try:
+        yield
+    finally:
+        setattr(g, ONLY_READING, False)
 
 
 def configure_sqlite(engine: Engine) -> None:
@@ -59,8 +76,8 @@ def configure_sqlite(engine: Engine) -> None:
         # Outside a request (the ratings' folder), its reads say so themselves.
         reading = (
             has_request_context()
-            and (request.method in READS or g.get("committed") or g.get("only_reading"))
-        ) or (not has_request_context() and has_app_context() and g.get("only_reading"))
+            and (request.method in READS or g.get("committed") or g.get(ONLY_READING))
+        ) or (not has_request_context() and has_app_context() and g.get(ONLY_READING))
         connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
 
     @event.listens_for(engine, "commit")

@@ -10,7 +10,8 @@ from .entry import POINT_FIELDS, DealEntry
 from .limits import check_decks
 from .refusals import DealRefused, Refusal
 from .ruleset import GOING_OUT_ONLY, RuleSet
-from .terms import BOOK_LABELS, EXTRA_BONUSES, FIELD_LABELS
+from .sentences import SENTENCES, both, listed, say
+from .terms import BOOK_LABELS, EXTRA_BONUSES, FIELD_LABELS, POINTS_STEP, off_the_step
 
 
 @dataclass(frozen=True)
@@ -62,76 +63,62 @@ def check_deal(
     """Every reason this deal cannot be saved under these rules; empty when it can."""
     refusals: list[Refusal] = []
     if len(entries) != len(sides):
-        message = f"Enter one score for each of the {len(sides)} sides."
-        return [Refusal(None, "scores", message, ((None, "scores"),))]
+        return [Refusal.said(None, "scores", "sides_count", ((None, "scores"),), count=len(sides))]
     for index, (side, entry) in enumerate(zip(sides, entries, strict=True)):
         refusals.extend(_check_side(rules, index, side, entry))
     went_out = [i for i, entry in enumerate(entries) if entry.went_out]
     if len(went_out) > 1:
-        names = " and ".join(sides[i].name for i in went_out)
-        message = f"Only one side can go out; {names} both did."
-        refusals.append(
-            Refusal(None, "went_out", message, tuple((i, "went_out") for i in went_out))
-        )
+        names = both(sides[i].name for i in went_out)
+        at = tuple((i, "went_out") for i in went_out)
+        refusals.append(Refusal.said(None, "went_out", "two_went_out", at, names=names))
     refusals.extend(check_decks(rules, decks, entries))
     return refusals
 
 
 def _check_side(rules: RuleSet, index: int, side: Side, entry: DealEntry) -> list[Refusal]:
     refusals: list[Refusal] = []
-    who = side.name
+    called = rules.called
 
-    def refuse(name: str, message: str) -> None:
-        refusals.append(Refusal(index, name, f"{who}: {message}"))
+    def refuse(name: str, code: str, /, **values: Any) -> None:
+        refusals.append(Refusal.said(index, name, code, **values).of_side(side.name))
 
     for name in ("books", "open_books"):
         for kind, count in getattr(entry, name).items():
             if count and kind not in rules.book_bonuses:
-                refuse(f"{name}.{kind}", f"{rules.called} have no {BOOK_LABELS[kind]} book.")
+                refuse(f"{name}.{kind}", "no_book", called=called, book=BOOK_LABELS[kind])
     if entry.open_books or entry.open_book_points:
         if not rules.open_books_to_other_team:
             name = "open_books" if entry.open_books else "open_book_points"
-            refuse(name, f"open books are not scored under {rules.called}.")
+            refuse(name, "no_open_books", called=called)
     if entry.red_threes_down and rules.red_three_down is None:
-        refuse("red_threes_down", f"red threes cannot be laid down under {rules.called}.")
+        refuse("red_threes_down", "no_red_threes_down", called=called)
     for bonus, count in entry.bonuses.items():
         if count and bonus not in rules.extra_bonuses:
-            refuse(f"bonuses.{bonus}", f"{rules.called} have no '{bonus}' bonus.")
+            refuse(f"bonuses.{bonus}", "no_bonus", called=called, bonus=bonus)
         elif count > side.players:
+            said = EXTRA_BONUSES[bonus]
             refuse(
-                f"bonuses.{bonus}",
-                f"{count} players {EXTRA_BONUSES[bonus]}, but the side has {side.players}.",
+                f"bonuses.{bonus}", "bonus_players", count=count, bonus=said, players=side.players
             )
     for name in POINT_FIELDS:
         value = getattr(entry, name)
-        if value and value % 5:
-            refuse(name, f"{FIELD_LABELS[name]} of {value} is not a multiple of 5; every card is.")
+        if value and off_the_step(value):
+            refuse(name, "fives", label=FIELD_LABELS[name], value=value, step=POINTS_STEP)
     threes = (entry.melded_cards or {}).get("black_three", 0)
     if threes and rules.melded_black_threes != "always":
         in_book = entry.books.get("black_threes") and "black_threes" in rules.book_bonuses
         if rules.melded_black_threes == "never" and not in_book:
-            refuse(
-                "melded_cards.black_three",
-                f"{threes} black three{'s' if threes != 1 else ''} melded, but threes cannot be "
-                f"melded under {rules.called}: a black three is only discarded, or counted "
-                "with the cards left in a hand or foot.",
-            )
+            refuse("melded_cards.black_three", "threes_never", count=threes, called=called)
         elif not entry.went_out:
-            refuse(
-                "melded_cards.black_three",
-                f"black threes can be melded only by the side going out under {rules.called}.",
-            )
+            refuse("melded_cards.black_three", "threes_going_out", called=called)
     for kind in GOING_OUT_ONLY:
         if entry.books.get(kind) and kind in rules.book_bonuses and not entry.went_out:
-            refuse(
-                f"books.{kind}",
-                f"a book of {BOOK_LABELS[kind]} can only be closed by the side going out.",
-            )
+            refuse(f"books.{kind}", "going_out_only", book=BOOK_LABELS[kind])
     if entry.went_out:
         missing = _missing_books(rules, entry)
         if missing:
             needed = _describe(rules.books_to_go_out)
-            refuse("went_out", f"cannot go out without {needed}; missing {_describe(missing)}.")
+            refuse("went_out", "cannot_go_out", needed=needed, missing=_describe(missing))
     return refusals
 
 
@@ -148,8 +135,7 @@ def _missing_books(rules: RuleSet, entry: DealEntry) -> dict[str, int]:
 
 
 def _describe(books: Mapping[str, int]) -> str:
-    parts = [f"{n} {kind} book{'s' if n != 1 else ''}" for kind, n in books.items() if n]
-    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+    return listed(say("books_item", count=n, kind=kind) for kind, n in books.items() if n)
 
 
 def score_side(
@@ -162,16 +148,17 @@ def score_side(
     melded, leftover = entry.melded(rules), entry.leftover(rules)
     extras = sum(rules.extra_bonuses.get(b, 0) * n for b, n in entry.bonuses.items())
     moved = 0
+    threes = {"down": entry.red_threes_down, "caught": entry.red_threes_caught}
     details = {
         "books": _book_detail(rules, entry.books),
-        "red_threes": (
-            f"{entry.red_threes_down} laid down, {entry.red_threes_caught} caught"
-            if entry.red_threes_down or entry.red_threes_caught
-            else ""
+        "red_threes": say("detail_red_threes", **threes) if any(threes.values()) else "",
+        "going_out": say("detail_went_out") if entry.went_out else "",
+        "cards": say("detail_cards", melded=melded, leftover=leftover),
+        "extras": SENTENCES["comma"].join(
+            say("detail_bonus", count=n, bonus=EXTRA_BONUSES[b])
+            for b, n in entry.bonuses.items()
+            if n
         ),
-        "going_out": "went out" if entry.went_out else "",
-        "cards": f"{melded:,} melded − {leftover:,} left",
-        "extras": ", ".join(f"{n} × {EXTRA_BONUSES[b]}" for b, n in entry.bonuses.items() if n),
         "moved": "",
     }
     if other is not None and rules.open_books_to_other_team:
@@ -180,10 +167,11 @@ def score_side(
             + other.open_book_points
         )
         if moved:
-            details["moved"] = (
-                f"Open books of {other_name}: {_book_detail(rules, other.open_books)}"
-                f" + {other.open_book_points:,} card points"
-            )
+            given = {
+                "books": _book_detail(rules, other.open_books),
+                "points": other.open_book_points,
+            }
+            details["moved"] = say("detail_moved", side=other_name, **given)
     return SideScore(
         books=books,
         red_threes=down - caught,
@@ -198,8 +186,8 @@ def score_side(
 
 
 def _book_detail(rules: RuleSet, books: Mapping[str, int]) -> str:
-    return ", ".join(
-        f"{n} {BOOK_LABELS[kind]} × {rules.book_bonuses.get(kind, 0):,}"
+    return SENTENCES["comma"].join(
+        say("detail_book", count=n, kind=BOOK_LABELS[kind], bonus=rules.book_bonuses.get(kind, 0))
         for kind, n in books.items()
         if n
     )

@@ -9,6 +9,7 @@ from typing import Any
 from .limits import CARD_FIELDS
 from .refusals import DealRefused, Refusal
 from .ruleset import RuleSet
+from .sentences import SENTENCES, say
 from .terms import (
     BOOK_KINDS,
     BOOK_LABELS,
@@ -17,7 +18,7 @@ from .terms import (
     EXTRA_BONUSES,
     FIELD_LABELS,
     MAX_ERRORS_LISTED,
-    MAX_FIGURE,
+    over_ceiling,
 )
 
 COUNT_FIELDS = ("red_threes_down", "red_threes_caught")
@@ -25,6 +26,14 @@ POINT_FIELDS = ("melded_points", "leftover_points", "open_book_points")
 KIND_FIELDS = ("books", "open_books", "bonuses")
 POINTS_ENTERED = ("melded_points", "leftover_points")
 ENTRY_FIELDS = (*KIND_FIELDS, *COUNT_FIELDS, "went_out", *POINT_FIELDS, *CARD_FIELDS)
+# The kinds each figure counted by kind takes (the API's document shows them from here).
+COUNTED_KINDS: dict[str, tuple[str, ...]] = {
+    "books": BOOK_KINDS,
+    "open_books": BOOK_KINDS,
+    "bonuses": tuple(EXTRA_BONUSES),
+    "melded_cards": CARD_CATEGORIES,
+    "leftover_cards": CARD_CATEGORIES,
+}
 
 
 @dataclass(frozen=True)
@@ -94,11 +103,11 @@ class _Refusals:
         """Whether a further refusal is only counted (so its words need not be made)."""
         return len(self.listed) >= MAX_ERRORS_LISTED - 1
 
-    def __call__(self, name: str, message: str) -> None:
+    def __call__(self, name: str, code: str, /, **values: Any) -> None:
         if self.full:
             self.left_out += 1
         else:
-            self.listed.append(Refusal(self.side, name, message))
+            self.listed.append(Refusal.said(self.side, name, code, **values))
 
     def count(self) -> None:
         """One more refusal, counted without its words."""
@@ -108,24 +117,24 @@ class _Refusals:
         """The refusals listed, and one that says how many more there are (about no figure)."""
         if not self.left_out:
             return self.listed
-        more = f"{self.left_out:,} more of its figures are refused too (not listed one by one)."
-        return [*self.listed, Refusal(self.side, "", more, ())]
+        more = Refusal.said(self.side, "", "more_refused", (), count=self.left_out)
+        return [*self.listed, more]
 
 
 def _parse(data: Any, side: int | None) -> DealEntry:
     refuse = _Refusals(side)
     if not isinstance(data, Mapping):
-        raise DealRefused([Refusal(side, "", "An entry must be a set of named figures.")])
+        raise DealRefused([Refusal.said(side, "", "not_entry")])
     values: dict[str, Any] = {}
     for name, value in data.items():
         if name not in ENTRY_FIELDS:
             if refuse.full:
                 refuse.count()  # a body of thousands of unknown keys: counted, not each worded
             else:
-                refuse(str(name), f"'{name}' is not a figure of a deal entry.")
+                refuse(str(name), "unknown_figure", name=name)
         elif name == "went_out":
             if not isinstance(value, bool):
-                refuse(name, f"Went out must be true or false, not {value!r}.")
+                refuse(name, "went_out_bool", value=repr(value))
             else:
                 values[name] = value
         elif name in KIND_FIELDS or name in CARD_FIELDS:
@@ -135,7 +144,7 @@ def _parse(data: Any, side: int | None) -> DealEntry:
                 values[name] = value
     for points, cards in (("melded_points", "melded_cards"), ("leftover_points", "leftover_cards")):
         if values.get(points) is not None and values.get(cards):
-            refuse(cards, f"Give {FIELD_LABELS[points]} or count the cards, not both.")
+            refuse(cards, "points_or_cards", label=FIELD_LABELS[points])
     if refuse.listed:
         raise DealRefused(refuse.all())
     return DealEntry(**values)
@@ -143,13 +152,13 @@ def _parse(data: Any, side: int | None) -> DealEntry:
 
 def _whole(name: str, label: str, value: Any, refuse: _Refusals) -> bool:
     if not _is_int(value):
-        refuse(name, f"{label.capitalize()} must be a whole number, not {value!r}.")
+        refuse(name, "not_whole", label=label.capitalize(), value=repr(value))
         return False
     if value < 0:
-        refuse(name, f"{label.capitalize()} cannot be negative ({value}).")
+        refuse(name, "negative", label=label.capitalize(), value=value)
         return False
-    if value > MAX_FIGURE:
-        refuse(name, f"{label.capitalize()} of {value:,} is far more than any deal holds.")
+    if over_ceiling(value):
+        refuse(name, "ceiling", label=label.capitalize(), value=value)
         return False
     return True
 
@@ -158,15 +167,9 @@ def _parse_counts(name: str, value: Any, refuse: _Refusals) -> dict[str, int]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        refuse(name, f"{FIELD_LABELS[name].capitalize()} must be counted by kind.")
+        refuse(name, "by_kind", label=FIELD_LABELS[name].capitalize())
         return {}
-    universe = {
-        "books": BOOK_KINDS,
-        "open_books": BOOK_KINDS,
-        "bonuses": tuple(EXTRA_BONUSES),
-        "melded_cards": CARD_CATEGORIES,
-        "leftover_cards": CARD_CATEGORIES,
-    }[name]
+    universe = COUNTED_KINDS[name]
     labels = {**BOOK_LABELS, **CARD_LABELS, **EXTRA_BONUSES}
     counts: dict[str, int] = {}
     for kind, number in value.items():
@@ -175,8 +178,8 @@ def _parse_counts(name: str, value: Any, refuse: _Refusals) -> dict[str, int]:
             if refuse.full:
                 refuse.count()
             else:
-                known = ", ".join(universe)
-                refuse(path, f"'{kind}' is not one of the {FIELD_LABELS[name]}: {known}.")
+                known = SENTENCES["comma"].join(universe)
+                refuse(path, "unknown_kind", kind=kind, label=FIELD_LABELS[name], known=known)
         elif _whole(path, _kind_label(name, labels[kind]), number, refuse):
             counts[kind] = number
     return counts
@@ -184,7 +187,7 @@ def _parse_counts(name: str, value: Any, refuse: _Refusals) -> dict[str, int]:
 
 def _kind_label(name: str, kind: str) -> str:
     if name in ("books", "open_books"):
-        return f"{kind} {FIELD_LABELS[name]}"
+        return say("label_book", kind=kind, label=FIELD_LABELS[name])
     if name == "bonuses":
-        return f"players who {kind}"
-    return f"{FIELD_LABELS[name]}: {kind}"
+        return say("label_bonus", kind=kind)
+    return say("label_card", kind=kind, label=FIELD_LABELS[name])

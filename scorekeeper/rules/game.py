@@ -10,6 +10,7 @@ from .entry import DealEntry
 from .house import off_the_fives
 from .presets import PRESETS
 from .ruleset import RuleSet
+from .sentences import both, say
 from .terms import DECK_SIZE, MAX_DECKS, MAX_NAME, MAX_PLAYERS_PER_SIDE, MAX_SIDES
 
 
@@ -53,14 +54,14 @@ def check_setup(rules: RuleSet, decks: int, sides: Sequence[Side]) -> list[Refus
     refusals: list[Refusal] = []
     these = rules.called[0].upper() + rules.called[1:]
     if len(sides) < rules.min_sides:
-        refusals.append(Refusal(None, "sides", f"{these} need at least {rules.min_sides} sides."))
+        refusals.append(
+            Refusal.said(None, "sides", "too_few_sides", called=these, count=rules.min_sides)
+        )
     most = min(rules.max_sides or MAX_SIDES, MAX_SIDES)
     if len(sides) > most:
-        refusals.append(Refusal(None, "sides", f"{these} take at most {most} sides."))
+        refusals.append(Refusal.said(None, "sides", "too_many_sides", called=these, count=most))
     if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
-        refusals.append(
-            Refusal(None, "decks", f"Decks must be a whole number from 1 to {MAX_DECKS}.")
-        )
+        refusals.append(Refusal.said(None, "decks", "decks", most=MAX_DECKS))
     else:
         refusals.extend(_check_deal_fits(rules, decks, sides))
     for path, message in off_the_fives(rules):
@@ -69,29 +70,22 @@ def check_setup(rules: RuleSet, decks: int, sides: Sequence[Side]) -> list[Refus
     for index, side in enumerate(sides):
         name = side.name.strip()
         if not name:
-            refusals.append(Refusal(index, "name", f"Side {index + 1} needs a name."))
+            refusals.append(Refusal.said(index, "name", "no_name", number=index + 1))
         elif len(name) > MAX_NAME:
             refusals.append(
-                Refusal(index, "name", f"Side {index + 1}'s name is over {MAX_NAME} characters.")
+                Refusal.said(index, "name", "long_name", number=index + 1, most=MAX_NAME)
             )
         elif name.casefold() in seen:
-            refusals.append(Refusal(index, "name", f"Two sides are called {name}."))
+            refusals.append(Refusal.said(index, "name", "same_name", name=name))
         seen.add(name.casefold())
+        who = name or say("a_side")
         if rules.individuals and side.players > 1:
             refusals.append(
-                Refusal(
-                    index,
-                    "players",
-                    f"{name or 'A side'}: under {rules.called} each side is one player.",
-                )
+                Refusal.said(index, "players", "one_player", name=who, called=rules.called)
             )
         elif not 1 <= side.players <= MAX_PLAYERS_PER_SIDE:
             refusals.append(
-                Refusal(
-                    index,
-                    "players",
-                    f"{name or 'A side'} needs 1 to {MAX_PLAYERS_PER_SIDE} players.",
-                )
+                Refusal.said(index, "players", "players", name=who, most=MAX_PLAYERS_PER_SIDE)
             )
     return refusals
 
@@ -103,24 +97,20 @@ def _check_deal_fits(rules: RuleSet, decks: int, sides: Sequence[Side]) -> list[
     if dealt < decks * DECK_SIZE:
         return []
     needed = rules.decks_to_deal(players)
-    held = f"{decks} deck{'s' if decks != 1 else ''} hold{'s' if decks == 1 else ''}"
     fix = (
-        f"play with at least {needed} decks"
+        say("fix_decks", needed=needed)
         if needed <= MAX_DECKS
-        else f"even {MAX_DECKS} decks are too few: fewer players or smaller hands and feet"
+        else say("fix_players", most=MAX_DECKS)
     )
-    message = (
-        f"{players} players' hands and feet take {dealt:,} cards ({rules.hand_size} + "
-        f"{rules.foot_size} each), but {held} {decks * DECK_SIZE:,} and the stock needs "
-        f"cards too: {fix}."
-    )
+    figures = {"players": players, "dealt": dealt, "hand": rules.hand_size}
+    figures.update(foot=rules.foot_size, decks=decks, held=decks * DECK_SIZE, fix=fix)
     preset = PRESETS.get(rules.key, rules)
     changed = tuple(
         (None, f"rules.{name}")
         for name in ("hand_size", "foot_size")
         if getattr(rules, name) != getattr(preset, name)
     )
-    return [Refusal(None, "decks", message, ((None, "decks"), *changed))]
+    return [Refusal.said(None, "decks", "deal_fits", ((None, "decks"), *changed), **figures)]
 
 
 def play(
@@ -195,21 +185,8 @@ def deal_limit_reached(rules: RuleSet, progress: Progress) -> Refusal | None:
         return None
     if held > rules.deal_limit:
         # Only a game from before the limit was lowered (MAX_DEAL_LIMIT) holds more.
-        return Refusal(
-            None,
-            "deal",
-            f"This game holds {held:,} deals, more than the {rules.deal_limit:,} a game may "
-            "hold: no more deals can be entered, and its deals can be read but not corrected. "
-            "It has not ended by its rules, so it has no winner; start a new game to play on.",
-        )
-    return Refusal(
-        None,
-        "deal",
-        f"This game has reached its limit of {rules.deal_limit:,} "
-        f"deal{'' if rules.deal_limit == 1 else 's'}: no more deals can be "
-        "entered. It has not ended by its rules, so it has no winner; start a new game to play "
-        "on.",
-    )
+        return Refusal.said(None, "deal", "over_limit", held=held, most=rules.deal_limit)
+    return Refusal.said(None, "deal", "deal_limit", most=rules.deal_limit)
 
 
 def too_long_to_change(rules: RuleSet, deals: int) -> Refusal | None:
@@ -220,12 +197,7 @@ def too_long_to_change(rules: RuleSet, deals: int) -> Refusal | None:
     """
     if deals <= rules.deal_limit:
         return None
-    return Refusal(
-        None,
-        "deal",
-        f"This game holds {deals:,} deals, more than the {rules.deal_limit:,} a game may hold: "
-        "its deals can be read but not corrected.",
-    )
+    return Refusal.said(None, "deal", "too_long", held=deals, most=rules.deal_limit)
 
 
 def _minimums(rules: RuleSet, number: int, totals: Sequence[int]) -> list[int]:
@@ -248,12 +220,13 @@ def _step(
     except DealRefused as refused:
         if corrected is None or corrected == number:
             raise
+        why = str(refused)
         raise DealRefused(
-            [Refusal(None, "deal", f"Deal {number} no longer adds up: {refused}")]
+            [Refusal.said(None, "deal", "no_longer_adds_up", number=number, why=why)]
         ) from refused
     totals = [total + score.total for total, score in zip(progress.totals, scores, strict=True)]
     warnings = [
-        f"{side.name} melded {score.melded:,}, below the {minimum:,} needed to open: check."
+        say("below_minimum", side=side.name, melded=score.melded, needed=minimum)
         for side, score, minimum in zip(sides, scores, minimums, strict=True)
         if 0 < score.melded < minimum
     ]
@@ -279,22 +252,12 @@ def _end(rules: RuleSet, number: int, totals: list[int]) -> tuple[bool, list[int
 def _after_end(
     ended: int, count: int, corrected: int | None, sides: Sequence[Side], winners: list[int]
 ) -> Refusal:
-    names = " and ".join(sides[i].name for i in winners)
+    names = both(sides[i].name for i in winners)
     if corrected is not None and corrected <= ended < count:
-        follow = (
-            f"deal {ended + 1} already follows"
-            if ended + 1 == count
-            else f"deals {ended + 1} to {count} already follow"
-        )
-        return Refusal(
-            None,
-            "deal",
-            f"This correction would end the game after deal {ended} ({names} winning), "
-            f"but {follow} it.",
-        )
-    return Refusal(
-        None, "deal", f"The game is over: {names} won after deal {ended}. No deal can be added."
-    )
+        follows = "follows_one" if ended + 1 == count else "follows_many"
+        follow = say(follows, deal=ended + 1, last=count)
+        return Refusal.said(None, "deal", "would_end", ended=ended, names=names, follow=follow)
+    return Refusal.said(None, "deal", "game_over", names=names, ended=ended)
 
 
 def correct_deal(

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .ruleset import GOING_OUT_KINDS, RuleSet
-from .terms import BOOK_LABELS, CARD_LABELS, EXTRA_BONUSES
+from .sentences import say
+from .terms import BOOK_LABELS, CARD_LABELS, EXTRA_BONUSES, POINTS_STEP, off_the_step
 
 
 @dataclass(frozen=True)
@@ -94,11 +95,11 @@ IN_FIVES = (
 
 
 def off_the_fives(rules: RuleSet) -> list[tuple[str, str]]:
-    """Each points figure of these rules that is not a multiple of 5: (its path, why)."""
+    """Each points figure of these rules off the step of points (POINTS_STEP): (its path, why)."""
     return [
-        (knob.path, f"{knob.label} must be a multiple of 5, as every score is, not {knob.value:,}.")
+        (knob.path, say("house_fives", label=knob.label, step=POINTS_STEP, value=knob.value))
         for knob in knobs(rules)
-        if knob.path.partition(".")[0] in IN_FIVES and knob.value % 5
+        if knob.path.partition(".")[0] in IN_FIVES and off_the_step(knob.value)
     ]
 
 

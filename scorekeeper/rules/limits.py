@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from .refusals import Input, Refusal
 from .ruleset import RuleSet
+from .sentences import SENTENCES, say
 from .terms import BOOK_SIZE, CARD_CATEGORIES, CARD_LABELS
 
 if TYPE_CHECKING:
@@ -104,16 +105,16 @@ def _group_inputs(index: int, entry: DealEntry, group: str) -> list[Input]:
 def check_decks(rules: RuleSet, decks: int, entries: Sequence[DealEntry]) -> list[Refusal]:
     """The limits no honest entry can exceed, over all sides of one deal together."""
     refusals: list[Refusal] = []
-    in_play = f"{decks} deck{'s' if decks != 1 else ''}"
+    # What each group's limit says of books' sizes (rules/sentences.py `why_...`).
+    sizes = {"size": BOOK_SIZE, "dirty": max(0, BOOK_SIZE - rules.max_wilds_in_dirty_book)}
 
-    hold = "holds" if decks == 1 else "hold"
-
-    def limit(name: str, what: str, entered: int, most: int, why: str, at: list[Input]) -> None:
+    def limit(name: str, group: str, entered: int, most: int, at: list[Input], **what: str) -> None:
         if entered > most:
-            # "entered" unless the phrase says how the figure came about ("needed for ...").
-            said = what if " needed " in what else f"{what} entered"
-            message = f"{entered:,} {said}, but {in_play} {hold} {most:,}{why}."
-            refusals.append(Refusal(None, name, message, tuple(at)))
+            said = f"what_{group}"
+            what_ = say(said, **what) if said in SENTENCES else say("what", **what)
+            why = say(f"why_{group}", **sizes) if f"why_{group}" in SENTENCES else ""
+            figures = {"entered": entered, "what": what_, "decks": decks, "most": most, "why": why}
+            refusals.append(Refusal.said(None, name, "deck_limit", tuple(at), **figures))
 
     def inputs(*names: str) -> list[Input]:
         return [
@@ -125,43 +126,26 @@ def check_decks(rules: RuleSet, decks: int, entries: Sequence[DealEntry]) -> lis
 
     red_threes = sum(e.red_threes_down + e.red_threes_caught for e in entries)
     at = inputs("red_threes_down", "red_threes_caught")
-    limit("red_threes", "red threes", red_threes, DECK_RED_THREES * decks, "", at)
+    limit("red_threes", "red_threes", red_threes, DECK_RED_THREES * decks, at)
     used = [_side_cards(rules, entry) for entry in entries]
 
     def counted(group: str) -> tuple[int, list[Input]]:
         at = [i for index, e in enumerate(entries) for i in _group_inputs(index, e, group)]
         return sum(u[group] for u in used), at
 
-    naturals_per_dirty = max(0, BOOK_SIZE - rules.max_wilds_in_dirty_book)
     wilds, at = counted("wilds")
-    why = " (7 in each wild book, at least 1 in each dirty book)"
-    what = "wild cards needed for the books and the cards counted"
-    limit("books", what, wilds, DECK_WILDS * decks, why, at)
+    limit("books", "wilds", wilds, DECK_WILDS * decks, at)
     naturals, at = counted("naturals")
-    why = f" (7 in each clean book, at least {naturals_per_dirty} in each dirty book)"
-    what = "natural cards needed for the books and the cards counted"
-    limit("books", what, naturals, DECK_NATURALS * decks, why, at)
+    limit("books", "naturals", naturals, DECK_NATURALS * decks, at)
     sevens, at = counted("sevens")
-    limit(
-        "books.clean_sevens",
-        "sevens needed for books of sevens",
-        sevens,
-        DECK_SEVENS * decks,
-        "",
-        at,
-    )
+    limit("books.clean_sevens", "sevens", sevens, DECK_SEVENS * decks, at)
     points = sum(e.melded(rules) + e.leftover(rules) + e.open_book_points for e in entries)
     # 590 with the standard card values; a club's changed values change what a deck is worth.
     deck_points = sum(n * rules.card_values.get(c, 0) for c, n in DECK_CARDS.items())
     at = inputs("melded_points", "leftover_points", "open_book_points", *CARD_FIELDS)
-    limit("card_points", "card points", points, deck_points * decks, "", at)
+    limit("card_points", "card_points", points, deck_points * decks, at)
     for category in CARD_CATEGORIES:
         total, at = counted(category)
-        why = ""
-        if category == "black_three":
-            why = " (at least 7 in each book of black threes, among those melded)"
-        elif category == "four_to_seven":
-            why = " (7 sevens in each book of sevens, among those melded)"
-        label = CARD_LABELS[category]
-        limit(f"cards.{category}", label, total, DECK_CARDS[category] * decks, why, at)
+        most = DECK_CARDS[category] * decks
+        limit(f"cards.{category}", category, total, most, at, label=CARD_LABELS[category])
     return refusals

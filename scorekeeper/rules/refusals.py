@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from .sentences import SENTENCES, say
 
 # An input a refusal points at: the side's index (None for a figure of the whole request) and
 # the figure's dotted path inside it, as the request names it ("melded_cards.black_three").
@@ -22,6 +24,28 @@ class Refusal:
     field: str
     message: str
     inputs: tuple[Input, ...] | None = None
+    # The sentence's code (rules/sentences.py) and the figures it was filled with: what a
+    # refusal is, as data; `message` is only its words.
+    code: str = field(default="", compare=False)
+    values: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def said(
+        cls,
+        side: int | None,
+        name: str,
+        code: str,
+        inputs: tuple[Input, ...] | None = None,
+        /,
+        **values: Any,
+    ) -> Refusal:
+        """A refusal worded by its sentence's template, filled with these figures."""
+        return cls(side, name, say(code, **values), inputs, code, values)
+
+    def of_side(self, who: str) -> Refusal:
+        """This refusal of a side's figures, named by its side ("Us: ...")."""
+        message = say("side", side=who, why=self.message)
+        return Refusal(self.side, self.field, message, self.inputs, self.code, self.values)
 
     @property
     def figures(self) -> tuple[Input, ...]:
@@ -44,5 +68,5 @@ class DealRefused(ValueError):
     """A deal that cannot be saved, with every reason."""
 
     def __init__(self, refusals: list[Refusal]) -> None:
-        super().__init__("; ".join(r.message for r in refusals))
+        super().__init__(SENTENCES["joined"].join(r.message for r in refusals))
         self.refusals = refusals

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .sentences import say
 from .terms import (
     BOOK_KINDS,
     BOOK_SIZE,
@@ -19,6 +20,8 @@ from .terms import (
     MAX_DECKS,
     MAX_RULE_NUMBER,
     MELDED_BLACK_THREES,
+    POINTS_STEP,
+    off_the_step,
 )
 
 # The kinds of book a rule set can require before a side may go out.
@@ -295,7 +298,7 @@ def _set_optional(rules: RuleSet, name: str, value: Any) -> int | None:
     return _set_number(rules, name, value)
 
 
-def _set_mapping(multiple_of: int = 1):
+def _set_mapping(in_step: bool = False):
     def setter(rules: RuleSet, name: str, value: Any) -> dict[str, int]:
         if not isinstance(value, Mapping):
             raise RulesError([f"{name} must map names to numbers, not {value!r}."])
@@ -313,11 +316,9 @@ def _set_mapping(multiple_of: int = 1):
                 except RulesError as exc:
                     errors.extend(exc.messages)
                     continue
-                if number % multiple_of:
-                    errors.append(
-                        f"{name}.{key} must be a multiple of {multiple_of}, so that card "
-                        f"points can be checked, not {number:,}."
-                    )
+                if in_step and off_the_step(number):
+                    label, step = f"{name}.{key}", POINTS_STEP
+                    errors.append(say("card_value_fives", label=label, step=step, value=number))
         if errors:
             raise RulesError(errors)
         return merged
@@ -374,7 +375,7 @@ def _set_flag(rules: RuleSet, name: str, value: Any) -> bool:
 
 # The rules a club may change, each with the check its value must pass.
 _OVERRIDES = {
-    "card_values": _set_mapping(multiple_of=5),
+    "card_values": _set_mapping(in_step=True),
     "book_bonuses": _set_mapping(),
     "book_counts_as": _set_counts_as,
     "max_wilds_in_dirty_book": _set_number,

@@ -1,16 +1,18 @@
 """What the engine tells a phone so that it can score as figures are typed (static/scorer.js).
 
-The phone writes down no number of its own: the rules in force, what a deck holds and the
-words of a breakdown and a refusal all come from here, from their one home in the engine. The
-phone's arithmetic is a second copy of the engine's *functions* only, and
-tests/browser/test_scorer_differential.py proves the two agree deal by deal.
+The phone writes down no rule number and no refusal sentence of its own: the rules in force,
+what a deck holds, the figure ceiling, the step points move in, the labels of a breakdown and
+the templates of every refusal and warning it judges (rules/sentences.py) all come from here,
+from their one home in the engine. The phone's arithmetic is a second copy of the engine's
+*functions* only: tests/browser/test_scorer_differential.py proves the two agree deal by deal,
+and tests/test_phone_words.py that no script holds a template's words or a rule's number.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import limits
+from . import limits, sentences
 from .ruleset import GOING_OUT_ONLY, RuleSet
 from .terms import (
     BOOK_LABELS,
@@ -21,6 +23,7 @@ from .terms import (
     EXTRA_BONUSES,
     FIELD_LABELS,
     MAX_FIGURE,
+    POINTS_STEP,
 )
 
 
@@ -60,4 +63,6 @@ def stated(rules: RuleSet) -> dict[str, Any]:
         "deck": deck(),
         "words": words(),
         "max_figure": MAX_FIGURE,
+        "step": POINTS_STEP,
+        "sentences": sentences.stated(),
     }

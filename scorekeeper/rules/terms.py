@@ -99,6 +99,24 @@ BOOK_SIZE = 7
 # --- limits: far beyond any real table, so that a typo never reaches the arithmetic --------
 
 MAX_FIGURE = 1_000_000  # any one figure of a deal entry
+# Every card is worth a multiple of this, so every score moves in it: a points figure (a side's
+# card points, a house rule's bonus, penalty, minimum or target) off the step is a typo.
+POINTS_STEP = 5
+
+
+def over_ceiling(value: int | str) -> bool:
+    """Whether a figure (a number, or the digits as typed) is past MAX_FIGURE: the one check of
+    the ceiling. Typed digits longer than the ceiling's never reach int() (a pasted wall)."""
+    if isinstance(value, str):
+        return len(value) > len(str(MAX_FIGURE)) or int(value) > MAX_FIGURE
+    return value > MAX_FIGURE
+
+
+def off_the_step(value: int) -> bool:
+    """Whether a points figure is off the step every card's points move in (POINTS_STEP)."""
+    return value % POINTS_STEP != 0
+
+
 MAX_RULE_NUMBER = 100_000  # any one number of a house rule
 MAX_DECKS = 20
 MAX_DEALS = 50  # a game that ends after a number of deals

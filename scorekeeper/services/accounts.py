@@ -17,6 +17,7 @@ from scorekeeper.plumbing.addresses import ADDRESS_LENGTH
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import LoginAttempt, Organiser
 from scorekeeper.rules.terms import MAX_NAME, MIN_USERNAME
+from scorekeeper.services import creations
 
 # The password rules live in services/passwords.py; callers and tests ask accounts for them too.
 from scorekeeper.services.passwords import common_passwords, password_problem  # noqa: F401
@@ -75,8 +76,9 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def register(username: str, password: str) -> Organiser:
-    """A new organiser account, its password hashed."""
+def register(username: str, password: str, made_from: str | None = None) -> Organiser:
+    """A new organiser account, its password hashed; OverAllowance past the allowance of
+    sign-ups of the address it is `made_from` (creations.py; None: not counted)."""
     username = username.strip()
     if not USERNAME.fullmatch(username):
         raise AccountRefused(
@@ -86,6 +88,8 @@ def register(username: str, password: str) -> Organiser:
     problem = password_problem(username, password)
     if problem:
         raise AccountRefused(problem, field="password")
+    # Counted before the hash: a stream of sign-ups past the allowance costs no hashing.
+    creations.count(creations.SIGNUP, made_from)
     # Hashed before the name is looked up, so "taken" costs the same time as a new account.
     password_hash = generate_password_hash(password)
     if organiser_named(username) is not None:
@@ -122,12 +126,6 @@ def _matches(organiser: Organiser | None, password: str) -> bool:
     stored = organiser.password_hash if organiser is not None else _dummy_hash()
     matched = check_password_hash(stored, password)
     return organiser is not None and matched
-
-
-def authenticate(username: str, password: str) -> Organiser | None:
-    """The organiser whose password this is, or None (unthrottled: sign-in uses `sign_in`)."""
-    organiser = organiser_named(username)
-    return organiser if _matches(organiser, password) else None
 
 
 def sign_in(username: str, password: str, address: str) -> SignInOutcome:

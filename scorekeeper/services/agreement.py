@@ -22,7 +22,7 @@ from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Deal, DealEvent, Game
 from scorekeeper.plumbing.models.history import AGREED, CORRECTION, LINES, QUERIED, WHOLE
 from scorekeeper.rules import Refusal
-from scorekeeper.services import access, live
+from scorekeeper.services import access, table_news
 from scorekeeper.services.access import Level
 from scorekeeper.services.deal_outcomes import NoSuchDeal, NotAllowed, Refused
 from scorekeeper.services.names import cleaned, phone_name
@@ -107,11 +107,6 @@ def agreement_from(
             DealAgreement(deal.number, deal.version, tuple(states), tuple(queries.values()))
         )
     return answers
-
-
-def all_agreed(game: Game) -> bool:
-    """Every side has agreed every deal of the game as it stands."""
-    return all(deal.agreed for deal in agreement_of(game))
 
 
 # --- a side agrees or queries a deal from its phone ------------------------------------------
@@ -246,7 +241,7 @@ def _answer(
         )
     )
     # Every phone of the table (and a club night's board) fetches what it shows again.
-    live.touch(game.id)
+    table_news.touch(game.id)
     db.session.commit()
     return answered
 

@@ -27,12 +27,13 @@ from scorekeeper.plumbing.models import (
     Side,
 )
 from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME, MAX_SLUG, MIN_SLUG
-from scorekeeper.services import figures
+from scorekeeper.services import creations, figures
 from scorekeeper.services.accounts import organiser_named
 from scorekeeper.services.club_refusals import ClubRefused as ClubRefused
 from scorekeeper.services.club_refusals import RulesRefused as RulesRefused
 from scorekeeper.services.club_refusals import check_name as _check_name
 from scorekeeper.services.locking import MOST_HOURS as MOST_LOCK_HOURS
+from scorekeeper.services.names import squeezed
 from scorekeeper.services.ratings import kept
 from scorekeeper.services.saved_rules import create_saved_rules as create_saved_rules
 from scorekeeper.services.saved_rules import default_rules as default_rules
@@ -41,6 +42,7 @@ from scorekeeper.services.saved_rules import games_by_saved_rules as games_by_sa
 from scorekeeper.services.saved_rules import make_default as make_default
 from scorekeeper.services.saved_rules import saved_rules as saved_rules
 from scorekeeper.services.saved_rules import update_saved_rules as update_saved_rules
+from scorekeeper.services.standings_ranking import SORTS
 
 # A club's web address: MIN_SLUG to MAX_SLUG lowercase letters, digits or hyphens, the first no
 # hyphen. The one check: creating a club refuses any other, looking one up finds none.
@@ -115,9 +117,17 @@ class SlugTaken(ClubRefused):
         self.free = free
 
 
-def create_club(name: str, slug: str, organiser: Organiser, *, public: bool = False) -> Club:
+def create_club(
+    name: str,
+    slug: str,
+    organiser: Organiser,
+    *,
+    public: bool = False,
+    made_from: str | None = None,
+) -> Club:
     """A new club, run by the organiser who created it; a blank address takes the one its name
-    suggests (`free_slug`)."""
+    suggests (`free_slug`). OverAllowance past the allowance of clubs of the address it is
+    `made_from` (creations.py; None: not counted)."""
     name, slug = name.strip(), slug.strip().lower()
     _check_name(name, "Club name")
     if not 1 <= len(name) <= MAX_CLUB_NAME:
@@ -132,6 +142,7 @@ def create_club(name: str, slug: str, organiser: Organiser, *, public: bool = Fa
         raise ClubRefused(SLUG_HELP)
     if club_by_slug(slug) is not None:
         raise SlugTaken(slug, free_slug(slug))
+    creations.count(creations.CLUB, made_from)
     club = Club(name=name, slug=slug, table_code=new_table_code(), standings_public=public)
     club.organisers.append(organiser)
     db.session.add(club)
@@ -189,9 +200,6 @@ def update_settings(
         raise ClubRefused(
             f"The hours before a finished game locks must be between 0 and {MOST_LOCK_HOURS}."
         )
-    # Imported here: standings reaches this module back through nights and members.
-    from scorekeeper.services.standings import SORTS
-
     if standings_sort is not None and standings_sort not in SORTS:
         shown = standings_sort if len(standings_sort) <= 20 else standings_sort[:17] + "..."
         raise SortRefused(
@@ -221,7 +229,7 @@ def member(club: Club, member_id: int) -> Member | None:
 
 def add_member(club: Club, name: str) -> Member:
     """A new member; names are unique in a club, whatever their case."""
-    name = " ".join(name.split())
+    name = squeezed(name)
     _check_name(name, "A member's name")
     if not 1 <= len(name) <= MAX_NAME:
         raise ClubRefused(f"A member needs a name of up to {MAX_NAME} characters.")

@@ -24,8 +24,8 @@ from scorekeeper.services.deal_outcomes import (
     Refused,
     Saved,
 )
-from scorekeeper.services.live import corrected_news, touch
 from scorekeeper.services.names import cleaned
+from scorekeeper.services.table_news import corrected_news, touch
 
 # No deal ever reaches this version; anything beyond is no version this server wrote.
 MAX_VERSION = 2**31
@@ -159,7 +159,7 @@ def _store(
     kept = deal_history.figures_of(entries, after)
     deal_history.corrected(game, deal, was, kept, sent_by, organiser=organiser, reason=reason)
     figures.keep_side_figures(game, progress, games.entries_of(game))
-    game.finished_at = (game.finished_at or games.now()) if progress.finished else None
+    game.finished_at = games.finished_when(game, progress, games.now())
     game.updated_at = games.now()
     touch(game.id, corrected_news(deal.number, deal.version, sent_by, changes))
     db.session.commit()

@@ -5,10 +5,12 @@ Issue 26: 747 games made in 20 s from one address raised other tables' save p50 
 (the address as `addresses.counted_as` counts it: IPv4 as is, IPv6 by its /64), so the
 allowance holds across every worker and process; rows older than their window are forgotten.
 
-`allow` is asked before the thing is made, in the same transaction: it records the creation
-when there is room, and the caller's commit keeps both; a creation that fails after all rolls
-its record back with it, so only what was made is counted. Over the allowance nothing is kept,
-and the caller answers 429 with `TooMany.message` and `Retry-After`.
+Each use case that makes one (`games.start_game`, `games.play_again`, `clubs.create_club`,
+`accounts.register`, given the address it is `made_from`) calls `count` once its request is
+checked, in the transaction that makes it: the creation is recorded when there is room, and
+the use case's commit keeps both; a creation that fails after all rolls its record back with
+it, so only what was made is counted. Over the allowance nothing is kept: `OverAllowance`,
+which the view answers with 429, `TooMany.message` and `Retry-After` (web/creating.py).
 """
 
 from __future__ import annotations
@@ -101,6 +103,27 @@ def as_set(name: str, most: int) -> int:
         log.warning("%s=%r is no allowance: %d used", name, setting, most)
         return most
     return found
+
+
+class OverAllowance(Exception):
+    """A use case refused: its address has made its allowance of the kind (`too_many` says
+    which, and when to try again); nothing was made."""
+
+    def __init__(self, too_many: TooMany) -> None:
+        super().__init__(too_many.kind)
+        self.too_many = too_many
+
+
+def count(kind: str, peer: str | None) -> None:
+    """Count one more `kind` made from `peer` with what the caller makes, or OverAllowance.
+
+    `peer` is the request's address as counted (web/access.counted_address: never None); None
+    is a creation no request's address answers for (the demo, an import, a night's tables)."""
+    if peer is None:
+        return
+    refused = allow(kind, peer)
+    if refused is not None:
+        raise OverAllowance(refused)
 
 
 def allow(kind: str, peer: str | None, now: datetime | None = None) -> TooMany | None:

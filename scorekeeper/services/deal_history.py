@@ -222,22 +222,6 @@ def events_of(game: Game, number: int | None = None) -> list[DealEvent]:
     return list(db.session.execute(query.order_by(DealEvent.id)).scalars())
 
 
-def event_json(event: DealEvent) -> dict[str, Any]:
-    """One event as the API and the CSV give it (no phone's id: it names a phone, not a person)."""
-    return {
-        "deal": event.deal_number,
-        "version": event.deal_version,
-        "kind": event.kind,
-        "side": event.side_position,
-        "by": event.by,
-        "organiser": event.device == BY_ORGANISER,
-        "at": in_utc(event.at).isoformat(),
-        "before": event.before,
-        "after": event.after,
-        "reason": event.reason,
-    }
-
-
 def in_utc(moment: datetime) -> datetime:
     """A moment SQLite gave back without its zone is UTC (every moment is kept in UTC)."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

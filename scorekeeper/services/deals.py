@@ -64,8 +64,9 @@ from scorekeeper.services.deal_outcomes import (
 from scorekeeper.services.deal_outcomes import (
     SavedMeanwhile as SavedMeanwhile,
 )
-from scorekeeper.services.live import lines_token, saved_news
+from scorekeeper.services.live import lines_token
 from scorekeeper.services.nights import place as night_place
+from scorekeeper.services.table_news import saved_news
 
 # An idempotency key: a form's is a FORM_KEY; an API client may choose its own.
 KEY = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
@@ -333,7 +334,7 @@ def _insert_deal(
         _sides_kept(tuple(kept[0])),
         [{"side_id": side.id, **f} for side, f in zip(game.sides, kept, strict=True)],
     )
-    finished = now if progress.finished else None
+    finished = games.finished_when(game, progress, now)
     news = saved_news(number, sent_by)
     db.session.execute(
         _GAME_SAVED, {"game_id": game.id, "finished": finished, "now": now, "saved_news": news}

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from flask import current_app, g
+from flask import current_app
 from sqlalchemy import delete, func, select, text
 
 from scorekeeper.plumbing.addresses import counted_as
-from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.db import db, reading_only
 from scorekeeper.plumbing.models import Club, Creation, Game, Member, Night, Rating
 from scorekeeper.services import creations, records, records_history, records_read
 from scorekeeper.services.standings_filters import Filters
@@ -184,10 +184,9 @@ def written_as_read(kind: str, club: Club, filters: Filters) -> Iterator[str]:
 
     def pieces() -> Iterator[str]:
         yield first
-        with app.app_context():
-            # Only reading: on SQLite a plain BEGIN (plumbing/db.py), no write lock held while
-            # the file goes out.
-            g.only_reading = True
+        # Only reading: on SQLite a plain BEGIN (plumbing/db.py), no write lock held while the
+        # file goes out.
+        with app.app_context(), reading_only():
             found = db.session.get(Club, club_id)
             if found is None:
                 return  # deleted since: the file ends with its first line

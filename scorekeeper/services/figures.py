@@ -26,7 +26,7 @@ from scorekeeper.plumbing.models import (
     Side,
 )
 from scorekeeper.rules import DealEntry, Progress
-from scorekeeper.services import rating_holds
+from scorekeeper.services import holding
 from scorekeeper.services.ratings import kept
 
 
@@ -74,7 +74,7 @@ def keep_member_results(game: Game, finished: bool) -> None:
         kept.game_changed(game)
     # A game from the table link, judged as it first finishes (after the mark above took the
     # club's row: two tables finishing at once are judged in turn): held, it has no results.
-    rating_holds.judge(game, finished)
+    holding.judge(game, finished)
     had_results = bool(game.results)
     game.results.clear()
     if not finished and not had_results:

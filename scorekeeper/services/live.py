@@ -6,7 +6,7 @@ proxy answer alike; nothing is kept inside one process.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -17,9 +17,10 @@ from sqlalchemy.orm import aliased
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Deal, DealPart, Entering, Game
-from scorekeeper.rules.terms import signed
+from scorekeeper.services import agreement_shown
 from scorekeeper.services.names import SOMEONE
 from scorekeeper.services.nights import place as night_place
+from scorekeeper.services.table_news import news_text, touch
 
 # A phone with the deal form open says so every few seconds (static/app.js); one not heard from
 # for this long has put the form away.
@@ -93,55 +94,6 @@ class TableState:
         }
 
 
-# --- the news each phone is told once -------------------------------------------------------
-
-
-def saved_news(number: int, by: str | None) -> dict[str, Any]:
-    """A new deal, for Game.news; `key` is the deal and its version, so each save is one event."""
-    return {"key": f"{number}.1", "kind": "saved", "deal": number, "by": by, "changes": []}
-
-
-def corrected_news(
-    number: int, version: int, by: str | None, changes: Sequence[tuple[int, str, int, int]]
-) -> dict[str, Any]:
-    """A correction, for Game.news: each side whose deal total changed (side, name, old, new)."""
-    return {
-        "key": f"{number}.{version}",
-        "kind": "corrected",
-        "deal": number,
-        "by": by,
-        "changes": [
-            {"side": side, "name": name, "before": before, "after": after}
-            for side, name, before, after in changes
-        ],
-    }
-
-
-def news_text(news: dict[str, Any]) -> str:
-    """The news in words: "Ann corrected deal 1: Them +1,355 → +1,390."."""
-    deal, by = news.get("deal"), news.get("by")
-    if news.get("kind") != "corrected":
-        return f"{by} saved deal {deal}." if by else f"Deal {deal} saved."
-    said = f"{by} corrected deal {deal}" if by else f"Deal {deal} corrected"
-    changes = "; ".join(
-        f"{c['name']} {signed(c['before'])} → {signed(c['after'])}"
-        for c in news.get("changes") or []
-    )
-    return f"{said}: {changes}." if changes else f"{said}."
-
-
-def touch(game_id: int, news: dict[str, Any] | None = None) -> None:
-    """Something a watching phone would see changed: one more on the game's live version.
-
-    Part of the caller's transaction. An unchanged poll is answered from this number alone.
-    With `news` (a deal saved or corrected), the table's phones are told it (Game.news).
-    """
-    values: dict[str, Any] = {"live_version": Game.live_version + 1}
-    if news is not None:
-        values["news"] = news
-    db.session.execute(update(Game).where(Game.id == game_id).values(**values))
-
-
 def lines_token(number: int, rows: Any) -> str:
     """A token that changes whenever a side's line of deal `number` comes in or changes."""
     versions = sorted((row.side_position, row.version) for row in rows)
@@ -166,9 +118,6 @@ def table_state(game_id: int, device: str | None, now: datetime | None = None) -
     objects. Asked only when
     the game's live version moved on since the phone's last answer (web/live.py).
     """
-    # Here, not at the top: agreement.py, which agreement_shown reads, touches through live.py.
-    from scorekeeper.services import agreement_shown
-
     now = now or datetime.now(UTC)
     if not 0 < game_id < 2**63:  # beyond any database's integer: no such game
         return None

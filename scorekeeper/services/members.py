@@ -29,7 +29,7 @@ from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Member, Player, Side
 from scorekeeper.rules.terms import MAX_NAME, PARTNERS
 from scorekeeper.services.clubs import ClubRefused
-from scorekeeper.services.names import cleaned, name_problem
+from scorekeeper.services.names import cleaned, name_problem, squeezed
 
 # How many names one list may hold.
 MOST_AT_ONCE = 100
@@ -116,7 +116,7 @@ class ListRefused:
 def split_names(text: str) -> list[str]:
     """The names of a list as typed or pasted: one a line or separated by commas, each one's
     spaces tidied, blank ones dropped."""
-    parts = (" ".join(part.split()) for part in SEPARATORS.split(text or ""))
+    parts = (squeezed(part) for part in SEPARATORS.split(text or ""))
     return [part for part in parts if part]
 
 
@@ -298,7 +298,7 @@ def rename_member(target: Member, name: str) -> str:
     names joined by " & " (as the new-game form names a side nobody named). A side with a name
     of its own ("The Sharks") keeps it.
     """
-    name = " ".join((name or "").split())
+    name = squeezed(name or "")
     problem = name_problem(name, "The new name")
     if problem:
         raise ClubRefused(problem)

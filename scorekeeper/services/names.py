@@ -1,8 +1,10 @@
-"""Which characters a typed name may hold: one check for every name a person types.
+"""Which characters a typed name may hold, and how its spaces are kept: one rule for every name.
 
 Sides, players, clubs, members, seasons and the phones entering a deal all ask `name_problem`
-(the refusal) or `cleaned` (a display name tidied instead). Pure Python, no Flask: it could
-later move beside `has_control` in `rules/terms.py`.
+(the refusal) or `cleaned` (a display name tidied instead). Every name is kept `squeezed`, so
+"Ann  Smith" typed as a member, a player, a side or a night's guest is one name, "Ann Smith"
+(migration 0026 squeezed the names kept before). Pure Python, no Flask: it could later move
+beside `has_control` in `rules/terms.py`.
 """
 
 from __future__ import annotations
@@ -57,11 +59,20 @@ def has_surrogate(text: str) -> bool:
     return any(_kind(char) == "broken" for char in text)
 
 
+def squeezed(text: str) -> str:
+    """A name as it is kept: each run of spaces, tabs or line breaks one space, none at the ends."""
+    return " ".join(text.split())
+
+
+def name_key(text: str) -> str:
+    """What two names are told apart by: squeezed, whatever their case ("ann  SMITH", Ann Smith)."""
+    return squeezed(text).casefold()
+
+
 def cleaned(text: str) -> str:
     """The name without the characters `name_problem` refuses, its spaces tidied."""
     # Tabs and line breaks part words: they become spaces before the rest are dropped.
-    spaced = " ".join(text.split())
-    return " ".join("".join(char for char in spaced if _kind(char) is None).split())
+    return squeezed("".join(char for char in squeezed(text) if _kind(char) is None))
 
 
 # What the table calls a phone that gave no name (and no organiser is signed in on it).

@@ -9,6 +9,11 @@ No sentence ends on a colon: each says all it means (issue 40).
 from __future__ import annotations
 
 QUEUE_WORDS: dict[str, str] = {
+    # The server's breakdown of the figures on a form differs from the phone's: it is shown.
+    "differs": (
+        "This phone worked out other figures than the server's; the server's are shown, and "
+        "they are what is saved."
+    ),
     # Save tapped on figures the phone refuses: nothing is sent or kept to send.
     "refused_save": (
         "Not saved. This phone refuses the figures listed below, as the server would; "
@@ -40,4 +45,39 @@ QUEUE_WORDS: dict[str, str] = {
     "row_stale": "Not counted; the server has a deal {deal} already.",
     # A deal waiting behind one the server refused, which the person fixes or discards first.
     "behind": "waiting to send after deal {deal}, which needs you first.",
+    # The list of what waits (offline.js): each deal, correction or side's line as its row names
+    # it and as its Discard button and question do (a side's name is never lowercased).
+    "row_deal": "Deal {deal}",
+    "row_correction": "Correction of deal {deal}",
+    "row_line": "Line for {side}, deal {deal}",
+    "said_deal": "deal {deal}",
+    "said_correction": "correction of deal {deal}",
+    "said_line": "the line for {side}, deal {deal}",
+    "entered": "{what}, entered at {at}",
+    "row_waiting": "{what} · waiting to send",
+    "waiting": "waiting to send.",
+    "open": "Open it",
+    "discard": "Discard",
+    "discard_label": "Discard {what}",
+    "discard_sure": "Discard {what}? Its figures are lost.",
+    "a_side": "A side",
+    # The server's answer to a deal the phone sent, by its status (sw_outbox.js keeps the status).
+    "sent_409": (
+        "Another phone saved this deal meanwhile, or the game ended. Look at both and decide."
+    ),
+    "sent_422": "The server refused a figure. Open it to see which.",
+    "sent_400": "This phone's session ran out. Open it to send it again.",
+    "sent_403": "This phone may no longer enter deals in this game.",
+    "sent_404": "This game is no longer on the server.",
+    "sent_other": "It could not be sent. Open it to try again.",
+    # A side's own line meets other things than a whole deal does.
+    "line_409": (
+        "The deal was saved meanwhile, or another phone sent a later line for this side. "
+        "Open it to see both."
+    ),
+    "line_422": "The server refused a figure of this line. Open it to see which.",
 }
+
+# What the deal and line forms say themselves (static/scorer_form.js), which their `data-stated`
+# carries: the rest is said on the pages that list the deals waiting, which ask for it.
+ON_THE_FORM = ("refused_save", "unjudged", "unjudged_after", "differs")

@@ -12,10 +12,10 @@ the hour before it, or `MOST_A_DAY` within the day, is held for an organiser's r
 held: a club's own script (README) enters a game played on paper at once, as an attacker
 would, and an attacker would only wait; the number of games is what no real player reaches.
 
-A game is judged once, when it first finishes (`judge`, from `figures.keep_member_results`):
-held, it has no member results (the standings) and is in no rating scope
-(`ratings/scopes.py`, `ratings/played.py`) until an organiser confirms it (`confirm`), which
-writes its results and marks it changed for the ratings' fold. Games an organiser started, a
+A game is judged once, when it first finishes (holding.py, from `figures.keep_member_results`):
+held, it has no member results (the standings) and is in no rating scope (`ratings/scopes.py`,
+`ratings/played.py`) until an organiser confirms it (`confirm`), which writes its results and
+marks it changed for the ratings' fold. Games an organiser started, a
 night's rounds, imports and games kept before are never judged.
 """
 
@@ -23,17 +23,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import case, distinct, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import Club, Game, Player, Side
-from scorekeeper.plumbing.models.times import now
+from scorekeeper.plumbing.models import Club, Game, Side
+from scorekeeper.services import figures
+from scorekeeper.services.holding import BURST as BURST
+from scorekeeper.services.holding import CLUB as CLUB
+from scorekeeper.services.holding import CONFIRMED as CONFIRMED
+from scorekeeper.services.holding import CONFIRMED_REVIEW as CONFIRMED_REVIEW
+from scorekeeper.services.holding import COUNTS as COUNTS
+from scorekeeper.services.holding import EVERY as EVERY
+from scorekeeper.services.holding import MOST_A_DAY as MOST_A_DAY
+from scorekeeper.services.holding import MOST_AN_HOUR as MOST_AN_HOUR
+from scorekeeper.services.ratings import kept
 
-EVERY = "every"
-CONFIRMED = "confirmed"
 # The club's choice (`Club.table_games`): its label on the settings page, and what it means.
 TABLE_GAMES = {
     EVERY: (
@@ -47,15 +53,7 @@ TABLE_GAMES = {
         "organiser has confirmed it on the club's Games to confirm page.",
     ),
 }
-# Nobody finishes more real games than these in an hour, or in a day: a player's next game
-# from the table link is held.
-MOST_AN_HOUR = 4
-MOST_A_DAY = 12
-HOUR = timedelta(hours=1)
-DAY = timedelta(days=1)
-# Why a game is held (`Game.rating_review`), each in words; or judged to count, or confirmed.
-CLUB, BURST = "club", "burst"
-COUNTS, CONFIRMED_REVIEW = "counts", "confirmed"
+# Why a game is held (`Game.rating_review`), each in words.
 WHY_HELD = {
     CLUB: "The club counts a table link's games once an organiser confirms them.",
     BURST: (
@@ -81,71 +79,6 @@ LISTED = 100
 
 class HoldRefused(Exception):
     """A choice the club cannot make, or a game that is not this club's held game."""
-
-
-# --- judged when a game finishes --------------------------------------------------------------
-
-
-def judge(game: Game, finished: bool) -> None:
-    """Hold a game from the table link that has just finished, if the club's rules say so."""
-    if not finished or not game.started_by_table or game.rating_review is not None:
-        return  # judged once, when it first finishes; games not from the table link never
-    if game.club is None:
-        return
-    why = why_held(game, _aware(game.finished_at) or now())
-    game.rating_review = why or COUNTS
-    game.held_from_ratings = why is not None
-
-
-def why_held(game: Game, finished_at: datetime) -> str | None:
-    """Why a game from the table link finishing at `finished_at` is held; None: it counts."""
-    hour, day = _busiest(game, finished_at)
-    if hour >= MOST_AN_HOUR or day >= MOST_A_DAY:
-        return BURST
-    if game.club is not None and game.club.table_games == CONFIRMED:
-        return CLUB
-    return None
-
-
-def _busiest(game: Game, finished_at: datetime) -> tuple[int, int]:
-    """The most games from the table link any of this game's players finished in the hour
-    before it, and in the day (held or not; two small queries: members by id, guests by name)."""
-    players = [p for side in game.sides for p in side.players]
-    members = {p.member_id or p.member.id for p in players if p.member_id or p.member}
-    guests = {p.name for p in players if p.member_id is None and p.member is None}
-    within = [
-        Game.club_id == game.club_id,
-        Game.started_by_table.is_(True),
-        Game.finished_at.is_not(None),
-        Game.finished_at >= finished_at - DAY,
-        Game.finished_at <= finished_at,
-    ]
-    if game.id is not None:
-        within.append(Game.id != game.id)
-    in_the_hour = case((Game.finished_at >= finished_at - HOUR, Game.id))
-    most = (0, 0)
-    for who, chosen in ((Player.member_id, members), (Player.name, guests)):
-        if not chosen:
-            continue
-        query = (
-            select(func.count(distinct(in_the_hour)), func.count(distinct(Game.id)))
-            .select_from(Player)
-            .join(Side, Player.side_id == Side.id)
-            .join(Game, Side.game_id == Game.id)
-            .where(*within, who.in_(chosen))
-            .group_by(who)
-        )
-        if who is Player.name:
-            query = query.where(Player.member_id.is_(None))
-        for hour, day in db.session.execute(query):
-            most = (max(most[0], hour), max(most[1], day))
-    return most
-
-
-def _aware(moment: datetime | None) -> datetime | None:
-    if moment is not None and moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)  # SQLite hands back naive UTC
-    return moment
 
 
 # --- the club's choice, and what organisers see and confirm -----------------------------------
@@ -194,10 +127,6 @@ def held_games(club: Club, limit: int = LISTED) -> list[Held]:
 
 def confirm(club: Club, game_ids: Sequence[int]) -> int:
     """Count these held games of the club from now on; how many were confirmed."""
-    # Imported here: figures imports this module (judge), and the ratings' kept through it.
-    from scorekeeper.services import figures
-    from scorekeeper.services.ratings import kept
-
     query = select(Game).where(*_held_of(club), Game.id.in_(list(game_ids)))
     confirmed = list(db.session.execute(query).scalars())
     for game in confirmed:

@@ -136,9 +136,10 @@ def _recompute_game(game: Game, report: Report) -> None:
             report.sides += 1
             for name, value in side_figures.items():
                 setattr(side, name, value)
-    if progress.finished != (game.finished_at is not None):
+    finished = games.finished_when(game, progress, games.now())
+    if finished != game.finished_at:
         report.finished += 1
-        game.finished_at = games.now() if progress.finished else None
+        game.finished_at = finished
     if game.club is not None and _results(game) != _expected_results(game, progress.finished):
         report.member_results += 1
         figures.keep_member_results(game, progress.finished)

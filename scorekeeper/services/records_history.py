@@ -36,11 +36,6 @@ HISTORY_FILE_COLUMNS = (
 HISTORY_HEADER = _rows([HISTORY_FILE_COLUMNS])
 
 
-def export_history(club: Club, filters: Filters | None = None) -> str:
-    """The whole history file at once (tests; the route streams `history_rows`)."""
-    return HISTORY_HEADER + "".join(history_rows(club, filters))
-
-
 def history_rows(club: Club, filters: Filters | None = None) -> Iterator[str]:
     """The history file's rows after its first line, a batch of games at a time."""
     batches = records_read.games(

@@ -15,6 +15,7 @@ from scorekeeper.rules.house import off_the_fives
 from scorekeeper.rules.terms import MAX_NAME
 from scorekeeper.services import games
 from scorekeeper.services.club_refusals import ClubRefused, RulesRefused, check_name
+from scorekeeper.services.names import squeezed
 from scorekeeper.services.ratings import kept
 
 
@@ -87,7 +88,7 @@ def games_by_saved_rules(club: Club) -> dict[int, int]:
 
 def _saved_name(club: Club, name: str, saved: SavedRules | None) -> str:
     """The name cleaned, or ClubRefused: printable, short, and no other of the club's has it."""
-    name = " ".join((name or "").split())
+    name = squeezed(name or "")
     check_name(name, "The rule set's name")
     if not 1 <= len(name) <= MAX_NAME:
         raise ClubRefused(f"A rule set needs a name of up to {MAX_NAME} characters.")

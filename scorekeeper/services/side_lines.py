@@ -21,7 +21,7 @@ from scorekeeper import rules as engine
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import DealPart, Game
 from scorekeeper.rules import DealEntry, DealRefused, Refusal
-from scorekeeper.services import access, deal_history, deals, games, live
+from scorekeeper.services import access, deal_history, deals, games, live, table_news
 from scorekeeper.services.names import phone_name
 
 
@@ -176,9 +176,7 @@ def send_line(
     try:
         entry = DealEntry.from_dict(data, side)
     except DealRefused as exc:
-        return deals.Refused(
-            [Refusal(r.side, r.field, f"{name}: {r.message}", r.inputs) for r in exc.refusals]
-        )
+        return deals.Refused([r.of_side(name) for r in exc.refusals])
     deals.lock(game)
     so_far = games.progress_of(game)
     stale = deals.stale_number(game, so_far, opened_for, (side, entry))
@@ -209,7 +207,7 @@ def send_line(
     _flag(rows, refusals, len(game.sides), side)
     mine = [r for r in refusals if side in engine.sides_involved(r, len(game.sides))]
     if mine:
-        live.touch(game.id)
+        table_news.touch(game.id)
         db.session.commit()  # the other sides' flags; this line is not kept
         return deals.Refused(mine)
     _keep(game, rows, side, entry, device, sent_by, when, number)
@@ -217,7 +215,7 @@ def send_line(
         # Its line is in: the table stops seeing this phone as entering the deal.
         live.stop_entering(game.id, device, commit=False)
     if len(rows) < len(game.sides):
-        live.touch(game.id)
+        table_news.touch(game.id)
         db.session.commit()
         return LineKept(number, lines_from(game, rows, device))
     # The last line: the whole deal, saved once under the lock taken above, its deal number and

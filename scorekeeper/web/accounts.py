@@ -60,12 +60,12 @@ def signup():
     """Create an organiser account, to run a club."""
     form = AccountForm()
     if form.validate_on_submit():
-        # Counted with the account, in its transaction: a sign-up refused below is not counted.
-        refused = creations.allow(creations.SIGNUP, request.remote_addr)
-        if refused is not None:
-            return too_many(refused)
         try:
-            organiser = accounts.register(form.username.data, form.password.data)
+            organiser = accounts.register(
+                form.username.data, form.password.data, made_from=counted_address()
+            )
+        except creations.OverAllowance as over:
+            return too_many(over.too_many)
         except accounts.AccountRefused as exc:
             # Each refusal is shown beside the field it is about.
             getattr(form, exc.field, form.username).errors.append(str(exc))

@@ -12,21 +12,24 @@ from wtforms import BooleanField, Field, HiddenField, RadioField, SelectField, S
 from wtforms.validators import Length, ValidationError
 
 from scorekeeper.rules import Refusal, RulesError, RuleSet, knobs, overrides_from
+from scorekeeper.rules.sentences import say
 from scorekeeper.rules.terms import (
     BONUS_COUNT_LABELS,
     BOOK_LABELS,
     CARD_CATEGORIES,
     CARD_LABELS,
-    MAX_FIGURE,
     MAX_NAME,
     MAX_PLAYERS_TEXT,
     MELDED_BLACK_THREES,
     MELDED_BLACK_THREES_LABEL,
+    over_ceiling,
 )
 from scorekeeper.services.names import name_problem, phone_name
 from scorekeeper.web.phone_name import default_sender
 
 WHOLE = re.compile(r"[0-9]+")
+# Ids and page numbers from a query string: plain ASCII digits, far below any integer limit.
+SMALL_NUMBER = re.compile(r"[0-9]{1,6}")
 MAX_SIDES_ON_FORM = 6
 
 
@@ -42,12 +45,12 @@ class FigureField(StringField):
 
     def pre_validate(self, form: Any) -> None:
         raw = (self.data or "").strip()
-        what = f"{self.who}: {self.label.text.lower()}" if self.who else self.label.text
+        label = self.label.text
+        what = say("side", side=self.who, why=label.lower()) if self.who else label
         if raw and not WHOLE.fullmatch(raw):
-            raise ValidationError(f"{what} must be a whole number of 0 or more, not '{raw}'.")
-        # Compare lengths first: a pasted wall of digits must not reach int().
-        if raw and (len(raw) > len(str(MAX_FIGURE)) or int(raw) > MAX_FIGURE):
-            raise ValidationError(f"{what}: {raw} is far more than any deal holds.")
+            raise ValidationError(say("typed_not_whole", label=what, value=raw))
+        if raw and over_ceiling(raw):
+            raise ValidationError(say("ceiling", label=what, value=raw))
 
     @property
     def number(self) -> int | None:
@@ -313,7 +316,7 @@ def rules_from_args(preset: RuleSet, args: Any) -> RuleSet | None:
     for knob in knobs(preset):
         raw = (args.get(knob_field(knob.path)) or "").strip()
         if raw:
-            if not WHOLE.fullmatch(raw) or len(raw) > len(str(MAX_FIGURE)):
+            if not WHOLE.fullmatch(raw) or over_ceiling(raw):
                 return None
             values[knob.path] = int(raw)
     overrides = overrides_from(preset, values)

@@ -8,19 +8,27 @@ from flask import Blueprint, current_app, g, request
 
 from scorekeeper.plumbing.models import Game
 from scorekeeper.services import scorer
+from scorekeeper.services.queue_words import ON_THE_FORM
 from scorekeeper.web.access import Level, game_or_404, require_game
 
 bp = Blueprint("scorer", __name__)
 
 
-@bp.app_template_global("scorer_stated")
 def stated_json(game: Game) -> str:
-    """What the phone's scorer is told of the game, as compact JSON.
+    """What the phone's scorer is told of the game, as compact JSON."""
+    return json.dumps(scorer.scorer_state(game), separators=(",", ":"))
+
+
+@bp.app_template_global("scorer_stated")
+def form_stated_json(game: Game) -> str:
+    """The same, with only the queue's words a form says itself (queue_words.ON_THE_FORM).
 
     The deal and line forms carry it (their form's `data-stated`), so that the phone scores from
     the page's load, with no signal too, and a first visit needs no request of its own for it.
     """
-    return json.dumps(scorer.scorer_state(game), separators=(",", ":"))
+    state = scorer.scorer_state(game)
+    state["queue"] = {name: state["queue"][name] for name in ON_THE_FORM}
+    return json.dumps(state, separators=(",", ":"))
 
 
 @bp.get("/t/<secret>/scorer")

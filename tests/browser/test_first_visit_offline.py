@@ -140,7 +140,7 @@ class SlowLink:
             start = max(time.monotonic(), self.free_at)
             self.free_at = start + size / self.rate
             until = self.free_at
-        time.sleep(max(0.0, until - time.monotonic()))
+        time.sleep(max(0.0, until - time.monotonic()))  # not a wait: the slow link's rate
 
     def wrap(self, inner):
         def slowed(environ, start_response):
@@ -149,7 +149,7 @@ class SlowLink:
             body = inner(environ, start_response)
 
             def trickle():
-                time.sleep(self.latency)
+                time.sleep(self.latency)  # not a wait: the slow link's latency
                 try:
                     for part in body:
                         for at in range(0, len(part), self.chunk):

@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game
 
+from ._live_waits import ANSWERS, quiet
 from .conftest import check_axe, game_link, open_phone
 
 IN_STEP_MS = 2000
@@ -50,10 +51,11 @@ def test_play_again_on_two_phones_at_once_is_one_game_and_the_third_is_told(
             page.context.add_init_script(
                 f"localStorage.setItem('hf-name', '{name}'); window.hf = {{ quickFor: 1000 }};"
             )
+            page.context.add_init_script(ANSWERS)
             page.goto(f"{live_server}{link}")
             expect(page.get_by_role("button", name="Play again")).to_be_visible()
         ann, bob, cat = phones.values()
-        cat.wait_for_timeout(2500)
+        quiet(cat, 1000)
 
         ann.evaluate(TAP)
         bob.evaluate(TAP)

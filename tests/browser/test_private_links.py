@@ -161,10 +161,13 @@ def test_a_page_fetched_while_forgetting_is_not_kept(phone, app):
         page.goto(page.base + "/")
         page.get_by_role("button", name="Forget my games on this phone").tap()
         expect(page.get_by_text("This phone has forgotten its games.")).to_be_visible()
+        # The held rule card goes on, and is waited for until the worker has it in full.
+        card = f"{path}/rules"
+        with page.context.expect_event("requestfinished", lambda r: r.url.endswith(card)):
+            release.set()
     finally:
         release.set()
         app.wsgi_app = inner
-    page.wait_for_timeout(1000)  # the held rule card arrives at the worker
     kept = page.evaluate(
         "async () => (await (await caches.open('pages-v1')).keys()).map(r => r.url)"
     )
@@ -217,11 +220,37 @@ def _game_with_a_deal(page) -> str:
     return urlsplit(made["url"]).path
 
 
+# In the page: resolved once the browser has drawn two more frames (a lazy image in sight is
+# asked for as the first is drawn).
+TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
 def test_the_qr_code_is_fetched_only_when_invite_the_table_is_opened(phone, app):
     """A game with deals: Invite the table starts closed and its QR code stays on the server,
     scrolled to or not; opened, the code is asked for once, its place kept while it comes."""
     page = phone
     path = _game_with_a_deal(page)
+    # The code is held back at the server once asked for, until the test lets it go.
+    served, release, inner = [], threading.Event(), app.wsgi_app
+    asked_for_code = threading.Event()
+
+    def hold_the_code(environ, start_response):
+        if QR.search(environ.get("PATH_INFO", "")):
+            served.append(environ["PATH_INFO"])
+            asked_for_code.set()
+            release.wait(10)
+        return inner(environ, start_response)
+
+    app.wsgi_app = hold_the_code
+    try:
+        _qr_held_until_opened(page, path, served, asked_for_code, release)
+    finally:
+        release.set()
+        app.wsgi_app = inner
+
+
+def _qr_held_until_opened(page, path, served, asked_for_code, release) -> None:
+    """The QR code's journey: unasked while closed, then asked once and its place kept."""
     asked = _qr_requests(page)
     page.goto(page.base + path)
     page.wait_for_load_state("networkidle")
@@ -230,14 +259,12 @@ def test_the_qr_code_is_fetched_only_when_invite_the_table_is_opened(phone, app)
     qr = invite.locator("img.qr")
     assert qr.get_attribute("loading") == "lazy"
     invite.scroll_into_view_if_needed()  # in sight, but closed: still not wanted
-    page.wait_for_timeout(600)
-    assert asked == [], asked
+    page.evaluate(TWO_FRAMES)
+    assert asked == [] and served == [], (asked, served)
     assert not qr.evaluate(LOADED)
 
     # Opened: asked for at once. Held on its way, it already takes its full place, so nothing
     # below it moves when it arrives (CLS stays 0).
-    held = []
-    page.route(QR, lambda route: held.append(route))
     with page.expect_request(lambda r: QR.search(urlsplit(r.url).path)):
         invite.locator("summary").tap()
     expect(qr).to_be_visible()
@@ -245,13 +272,10 @@ def test_the_qr_code_is_fetched_only_when_invite_the_table_is_opened(phone, app)
     below = page.locator("#invite-link").bounding_box()
     # Square, and at least its drawn size: app.css widens it to the column, up to 15rem.
     assert waiting is not None and waiting["width"] == waiting["height"] >= QR_SIZE, waiting
-    for _ in range(50):
-        if held:
-            break
-        page.wait_for_timeout(20)
-    assert len(held) == 1, held
+    assert asked_for_code.wait(10), "the server was never asked for the code"
+    assert len(served) == 1, served
     assert not qr.evaluate(LOADED)
-    held[0].continue_()
+    release.set()
     page.wait_for_function(f"() => ({LOADED})(document.querySelector('#invite img.qr'))")
     assert qr.bounding_box() == waiting
     assert page.locator("#invite-link").bounding_box() == below

@@ -25,7 +25,7 @@ from types import SimpleNamespace
 import pytest
 
 from scorekeeper import rules as engine
-from scorekeeper.rules import DealRefused
+from scorekeeper.rules import DealRefused, sentences
 from scorekeeper.rules.stated import stated
 from scorekeeper.services import games
 
@@ -248,3 +248,27 @@ def test_the_phone_scores_as_the_engine_does(scorer_page, key, house):
     assert ended > 0
     # And now and then a figure the phone cannot judge, left to the server.
     assert unjudged > 0
+
+
+def test_the_phone_says_a_refusal_in_the_words_the_server_states(scorer_page, monkeypatch):
+    """A refusal's words changed in their one home (rules/sentences.py) change the phone's
+    too: it fills what the server states, as the engine fills the same template."""
+    monkeypatch.setitem(sentences.SENTENCES, "fives", "{label} {value} is off the step of {step}.")
+    monkeypatch.setitem(sentences.SENTENCES, "side", "{side} says {why}")
+    rules = engine.PRESETS["club"]
+    sides = [engine.Side("Ann"), engine.Side("Cat")]
+    state = {
+        **stated(rules),
+        "game": {"sides": [{"name": s.name, "players": 1} for s in sides], "decks": 2},
+    }
+    data = [{"melded_points": 123}, {}]
+    entries = games.entries_from(data, SimpleNamespace(sides=sides))
+    (theirs,) = engine.check_deal(rules, 2, sides, entries)
+    phone = scorer_page.evaluate(
+        """([state, pairs]) => {
+          const parsed = window.hfScorer.fromForm(state, pairs, null);
+          return window.hfScorer.checkDeal(state, parsed.entries).map((r) => r.message);
+        }""",
+        [state, form_pairs(data)],
+    )
+    assert phone == [theirs.message] == ["Ann says melded card points 123 is off the step of 5."]

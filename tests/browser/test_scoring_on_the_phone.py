@@ -36,6 +36,34 @@ WATCH = """text => {
   }).observe(target, { childList: true, subtree: true, characterData: true });
 }"""
 
+# In the page: each time the server's breakdown has been compared with the phone's (scorer_form's
+# `check`), the form's figures it was asked about, so a test waits for the server's word on the
+# figures now on the form rather than for a guessed time.
+CHECKED = """() => {
+  const form = document.querySelector("form[data-preview]");
+  const figures = () => new URLSearchParams(new FormData(form)).toString();
+  const inner = hf.preview;
+  window.__checked = [];
+  hf.preview = (check) => {
+    const asked = figures();
+    return inner(check && ((html) => { check(html); window.__checked.push(asked); }));
+  };
+}"""
+# True once the server has compared its breakdown of the figures on the form now.
+CHECKED_NOW = """() => window.__checked.includes(
+  new URLSearchParams(new FormData(document.querySelector("form[data-preview]"))).toString())"""
+
+
+def scoring(page) -> None:
+    """Wait until the phone's scorer has taken over the form, and watch the server's checks."""
+    page.wait_for_function("() => !!(window.hf && window.hf.scoring)", timeout=5000)
+    page.evaluate(CHECKED)
+
+
+def server_checked(page) -> None:
+    """Wait until the server's breakdown of the figures on the form has been compared."""
+    page.wait_for_function(CHECKED_NOW, timeout=10_000)
+
 
 @pytest.fixture
 def small_phone(browser, live_server):
@@ -66,11 +94,7 @@ def open_deal_form(page) -> None:
     page.get_by_role("link", name="Enter deal 1").click()
     expect(page.locator("h1")).to_have_text("Enter deal 1")
     # The scorer and what the server states come with the page (issue 40).
-    for _ in range(100):
-        if page.evaluate("!!window.hf.scoring"):
-            break
-        page.wait_for_timeout(50)
-    assert page.evaluate("!!window.hf.scoring"), "the scorer never took over"
+    scoring(page)
     # The scorer has what the server states once a figure typed is scored without asking.
     page.locator("#s1-melded_points").fill("5")
     expect(page.locator("#breakdown")).to_contain_text("5 melded")
@@ -85,12 +109,8 @@ def keystroke_to_breakdown(page, key_field: str, keys: str, shown: str) -> float
         page.keyboard.press(key)
     page.evaluate(WATCH, shown)
     page.keyboard.press(keys[-1])
-    for _ in range(100):
-        took = page.evaluate("window.__shown")
-        if took is not None:
-            return took
-        page.wait_for_timeout(50)
-    raise AssertionError(f"the breakdown never showed {shown!r}")
+    page.wait_for_function("() => window.__shown !== null", timeout=5000)
+    return page.evaluate("window.__shown")
 
 
 @pytest.mark.parametrize("link", ["fast", "slow", "no-signal"])
@@ -107,7 +127,7 @@ def test_the_breakdown_follows_a_keystroke_within_100_ms(small_phone, link):
     expect(page.locator("#breakdown")).to_contain_text("+320")
     if link != "no-signal":
         # The server's own breakdown comes a moment later: the same, so nothing is said.
-        page.wait_for_timeout(1_500 if link == "slow" else 900)
+        server_checked(page)
         expect(page.locator("[data-differs]")).to_have_count(0)
 
 
@@ -143,7 +163,7 @@ def test_what_the_phone_shows_is_the_servers_breakdown(small_phone):
         page.evaluate("() => document.getElementById('breakdown').textContent.replace(/\\s+/g, '')")
         == holder
     )
-    page.wait_for_timeout(900)
+    server_checked(page)
     expect(page.locator("[data-differs]")).to_have_count(0)
     check_axe(page)
 
@@ -214,6 +234,7 @@ def test_a_correction_is_scored_on_the_phone_as_the_server_scores_it(small_phone
     expect(page.locator("#totals")).to_contain_text("3,520")
     page.goto(page.base + game_link(page) + "/deals/1/edit")
     expect(page.locator("h1")).to_have_text("Correct deal 1")
+    scoring(page)
     # Opened with figures in it: scored once the page is idle, without a keystroke.
     expect(page.locator("#breakdown")).to_contain_text("240 melded")
     page.context.set_offline(True)
@@ -223,5 +244,5 @@ def test_a_correction_is_scored_on_the_phone_as_the_server_scores_it(small_phone
     expect(page.locator("#breakdown")).to_contain_text("+155")
     page.context.set_offline(False)
     page.locator("#s1-leftover_points").press("End")
-    page.wait_for_timeout(900)
+    server_checked(page)
     expect(page.locator("[data-differs]")).to_have_count(0)

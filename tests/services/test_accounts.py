@@ -159,13 +159,6 @@ def test_organiser_named_ignores_case_and_spaces_and_never_asks_for_a_bad_name()
     assert accounts.organiser_named("ann") is None
 
 
-def test_authenticate_needs_the_password():
-    olga = accounts.register("olga", PASSWORD)
-    assert accounts.authenticate("OLGA", PASSWORD) is olga
-    assert accounts.authenticate("olga", PASSWORD.upper()) is None
-    assert accounts.authenticate("ann", PASSWORD) is None
-
-
 # --- signing in -----------------------------------------------------------------------------
 
 

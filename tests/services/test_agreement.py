@@ -66,7 +66,7 @@ def test_every_side_agreeing_marks_the_deal_agreed():
     agreement.agree(game, TABLE, 2, 1, 1)
     agreed = [a.agreed for a in agreement.agreement_of(game)]
     assert agreed == [False, True]
-    assert not agreement.all_agreed(game)
+    assert not all(d.agreed for d in agreement.agreement_of(game))
 
 
 def test_agreeing_again_keeps_nothing_more():

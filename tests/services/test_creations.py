@@ -1,4 +1,5 @@
-"""services/creations.py: how many games, sign-ups and clubs one address may make in a while."""
+"""services/creations.py: how many games, sign-ups and clubs one address may make in a while,
+counted by the use cases that make them."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ import pytest
 from sqlalchemy import select
 
 from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import Creation
-from scorekeeper.services import creations
+from scorekeeper.plumbing.models import Club, Creation, Game, Organiser
+from scorekeeper.services import accounts, clubs, creations, games
 from scorekeeper.services.creations import CLUB, GAME, SIGNUP, TooMany
+from scorekeeper.services.games import SideSetup
 
-from ._support import kept
+from ._support import NOTHING, ONE_CLEAN, entries, how_many, kept
 
 NOON = datetime(2025, 3, 4, 12, 0, tzinfo=UTC)
 
@@ -147,3 +149,48 @@ def test_the_wait_is_said_as_people_say_it(seconds, words):
         "This address has made 60 games in the last hour, the most one address may. "
         f"Nothing was saved: try again in {words}."
     )
+
+
+# --- the use cases count their own (issue 41) ---------------------------------------------------
+
+HERE = "203.0.113.9"
+
+
+def test_the_use_cases_hold_the_allowance_themselves(app, olga):
+    """Past each allowance, the use case called with the address it is made from makes nothing
+    and says so (OverAllowance); another address, or none (the demo, an import), is not held."""
+    app.config.update(GAMES_PER_HOUR=1, CLUBS_PER_DAY=1, SIGNUPS_PER_DAY=1)
+    sides = [SideSetup("Us", ["Ann"]), SideSetup("Them", ["Bob"])]
+    games.start_game("classic", sides, made_from=HERE)
+    clubs.create_club("Tuesday Club", "tuesday", olga, made_from=HERE)
+    accounts.register("paula", "violet-harbour-lantern", made_from=HERE)
+    refused = {
+        GAME: lambda: games.start_game("classic", sides, made_from=HERE),
+        CLUB: lambda: clubs.create_club("Friday Club", "friday", olga, made_from=HERE),
+        SIGNUP: lambda: accounts.register("quinn", "violet-harbour-lantern", made_from=HERE),
+    }
+    for kind, make in refused.items():
+        with pytest.raises(creations.OverAllowance) as over:
+            make()
+        assert over.value.too_many.kind == kind
+        db.session.rollback()
+    assert (how_many(Game), how_many(Club), how_many(Organiser)) == (1, 1, 2)
+    games.start_game("classic", sides, made_from="198.51.100.7")
+    games.start_game("classic", sides)
+    assert how_many(Game) == 3
+    assert [kind for kind, _, _ in creations_kept()] == [GAME, CLUB, SIGNUP, GAME]
+
+
+def test_play_again_counts_the_game_it_starts_not_the_one_it_opens(app):
+    app.config["GAMES_PER_HOUR"] = 1
+    sides = [SideSetup("Us", ["Ann"]), SideSetup("Them", ["Bob"])]
+    finished = games.record_game("classic", sides, [entries(ONE_CLEAN, NOTHING)] * 4)
+    games.start_game("classic", sides, made_from=HERE)
+    with pytest.raises(creations.OverAllowance):
+        games.play_again(finished, "Ann", made_from=HERE)
+    db.session.rollback()
+    assert finished.next_game_id is None
+    started = games.play_again(finished, "Ann", made_from="198.51.100.7")
+    assert started.started_here
+    opened = games.play_again(finished, "Bob", made_from=HERE)  # HERE is at its allowance
+    assert (opened.game.id, opened.started_here) == (started.game.id, False)

@@ -107,7 +107,7 @@ def test_the_sides_own_lines_leave_one_entry_and_each_sides_agreement():
         (1, 1, AGREED, 0, "Ann", PHONE_A, None, None, None),
         (1, 1, AGREED, 1, "Cat", PHONE_B, None, None, None),
     ]
-    assert agreement.all_agreed(game)
+    assert all(d.agreed for d in agreement.agreement_of(game))
 
 
 def test_a_correction_keeps_the_figures_before_and_after_and_asks_the_sides_again():

@@ -8,7 +8,7 @@ from sqlalchemy import select
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Deal, DealPart, Game, MemberResult, Side
 from scorekeeper.rules import Refusal
-from scorekeeper.services import deals, live
+from scorekeeper.services import deals, table_news
 from scorekeeper.services.access import Level
 from scorekeeper.services.deals import (
     AlreadySaved,
@@ -49,7 +49,7 @@ def test_a_deal_entered_is_saved_with_its_figures_and_the_table_is_told():
         (0, 1, 0),
     ]
     assert kept(select(Game.live_version, Game.news, Game.finished_at)) == [
-        (1, live.saved_news(1, "Ann"), None)
+        (1, table_news.saved_news(1, "Ann"), None)
     ]
 
 

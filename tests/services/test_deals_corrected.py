@@ -8,7 +8,7 @@ from sqlalchemy import select, update
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, MemberResult
 from scorekeeper.rules import DealRefused, Refusal
-from scorekeeper.services import deals, games, live
+from scorekeeper.services import deals, games, table_news
 from scorekeeper.services.deals import (
     ChangedMeanwhile,
     LimitReached,
@@ -47,7 +47,7 @@ def test_a_correction_replaces_the_deal_and_tells_the_table_what_moved():
     ]
     assert totals_kept() == [1000, 300]
     assert kept(select(Game.live_version, Game.news)) == [
-        (3, live.corrected_news(1, 2, "Cat", [(0, "Ann", 500, 1000)]))
+        (3, table_news.corrected_news(1, 2, "Cat", [(0, "Ann", 500, 1000)]))
     ]
 
 

@@ -223,6 +223,22 @@ def test_a_recorded_game_keeps_every_deal_and_its_end(club):
     assert games.progress_of(game).winners == [0]
 
 
+def test_a_games_finish_is_decided_in_one_place():
+    """`finished_when`: the moment a game first finished stays through a correction that leaves
+    it over; deals that end it end it now; deals that leave it unfinished unfinish it."""
+    game = club_game(finished=True)
+    first = game.finished_at
+    later = games.now()
+    over = games.progress_of(game)
+    deal_one = games.entries_of(game)[:1]
+    playing = engine.play(games.rules_of(game), game.decks, games.sides_of(game), deal_one)
+    assert first is not None and over.finished and not playing.finished
+    assert games.finished_when(game, over, later) is first
+    assert games.finished_when(game, playing, later) is None
+    game.finished_at = None
+    assert games.finished_when(game, over, later) is later
+
+
 def test_a_recorded_game_with_a_deal_refused_keeps_nothing(club):
     both_out = {"books": {"clean": 2, "dirty": 2}, "went_out": True}
     deals = [entries(ONE_CLEAN, NOTHING), entries(both_out, both_out)]

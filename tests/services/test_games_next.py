@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select, update
 
-from scorekeeper import rules as engine
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game
 from scorekeeper.services import clubs, games
+from scorekeeper.services.game_view import Dealer, game_view
 from scorekeeper.services.games import GameRefused, NextGame, SideSetup
 
 from ._games_support import MARCH, refusals_of, sides_kept
@@ -21,9 +21,10 @@ def test_the_first_dealer_is_chosen_before_deal_one():
     game = games.start_game("classic", TEAMS)
     games.choose_first_dealer(game, 3)
     assert kept(select(Game.first_dealer, Game.live_version)) == [(3, 1)]
-    # Deal 1 by seat 4 (Dan), then to the left: seat 1 (Ann) deals deal 2.
-    assert games.dealer_of(game, 1) == engine.Seat(1, "Dan")
-    assert games.dealer_of(game, 2) == engine.Seat(0, "Ann")
+    # Deal 1 by seat 4 (Dan), then to the left: seat 1 (Ann) deals deal 2 (as pages read it).
+    view = game_view(game)
+    assert view.dealer(1) == Dealer(3, 1, "Dan")
+    assert view.dealer(2) == Dealer(0, 0, "Ann")
     assert [seat.player for seat in games.seats_of(game)] == ["Ann", "Cat", "Bob", "Dan"]
 
 

@@ -9,7 +9,7 @@ from sqlalchemy import select, update
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, LinkMiss
-from scorekeeper.services import clubs, links, live
+from scorekeeper.services import clubs, links, table_news
 from scorekeeper.services.links import CodeKnown, Found, Missed, TooManyMisses
 
 from ._support import club_game, kept
@@ -42,7 +42,7 @@ def misses_kept() -> list[tuple[str, datetime]]:
 
 def test_a_secret_opens_its_game_with_club_and_live_version(clock, club):
     game = club_game(club, finished=False)
-    live.touch(game.id)
+    table_news.touch(game.id)
     db.session.commit()
     assert links.open_link(game.secret, HOME) == Found(game.id, club.id, 1)
     assert links.open_link(game.secret, HOME, game.id) == Found(game.id, club.id, 1)

@@ -9,7 +9,7 @@ from sqlalchemy import select, update
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Deal, DealPart, Entering, Game
-from scorekeeper.services import games, live
+from scorekeeper.services import games, live, table_news
 from scorekeeper.services.live import TableState
 
 from ._support import club_game, kept, kept_one
@@ -44,14 +44,14 @@ def entering_kept() -> list[tuple[str, str, int]]:
 
 
 def test_news_of_a_saved_deal():
-    news = live.saved_news(3, "Ann")
+    news = table_news.saved_news(3, "Ann")
     assert news == {"key": "3.1", "kind": "saved", "deal": 3, "by": "Ann", "changes": []}
-    assert live.news_text(news) == "Ann saved deal 3."
-    assert live.news_text(live.saved_news(3, None)) == "Deal 3 saved."
+    assert table_news.news_text(news) == "Ann saved deal 3."
+    assert table_news.news_text(table_news.saved_news(3, None)) == "Deal 3 saved."
 
 
 def test_news_of_a_correction_names_each_total_that_moved():
-    news = live.corrected_news(1, 2, "Ann", [(1, "Them", 1355, 1390), (0, "Us", 0, -35)])
+    news = table_news.corrected_news(1, 2, "Ann", [(1, "Them", 1355, 1390), (0, "Us", 0, -35)])
     assert news == {
         "key": "1.2",
         "kind": "corrected",
@@ -62,21 +62,21 @@ def test_news_of_a_correction_names_each_total_that_moved():
             {"side": 0, "name": "Us", "before": 0, "after": -35},
         ],
     }
-    assert live.news_text(news) == "Ann corrected deal 1: Them +1,355 → +1,390; Us +0 → −35."
-    assert live.news_text(live.corrected_news(4, 3, None, [])) == "Deal 4 corrected."
+    assert table_news.news_text(news) == "Ann corrected deal 1: Them +1,355 → +1,390; Us +0 → −35."
+    assert table_news.news_text(table_news.corrected_news(4, 3, None, [])) == "Deal 4 corrected."
 
 
 def test_touch_moves_the_live_version_on_and_keeps_the_news():
     game = club_game(finished=False)
-    live.touch(game.id)
-    live.touch(game.id, live.saved_news(1, "Ann"))
+    table_news.touch(game.id)
+    table_news.touch(game.id, table_news.saved_news(1, "Ann"))
     db.session.commit()
-    assert kept(select(Game.live_version, Game.news)) == [(2, live.saved_news(1, "Ann"))]
+    assert kept(select(Game.live_version, Game.news)) == [(2, table_news.saved_news(1, "Ann"))]
 
 
 def test_touch_is_the_callers_to_commit():
     game = club_game(finished=False)
-    live.touch(game.id)
+    table_news.touch(game.id)
     db.session.rollback()
     assert live_version(game) == 0
 

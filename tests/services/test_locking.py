@@ -85,7 +85,7 @@ def test_a_club_of_no_hours_locks_a_game_as_soon_as_it_ends(club):
 
 def test_a_game_whose_sides_agreed_every_deal_locks_at_once(club):
     game = played(club, lines=True)
-    assert agreement.all_agreed(game)
+    assert all(d.agreed for d in agreement.agreement_of(game))
     lock = locking.lock_of(game)
     assert lock is not None and lock.why == locking.AGREEMENT
     day = deal_history.day_words(lock.since)
@@ -99,7 +99,7 @@ def test_an_unfinished_club_game_is_never_locked(club):
     game = games.start_game("club", ANN_AND_CAT, club=club)
     side_lines.send_line(game, TABLE, 0, ONE_CLEAN, opened_for=1)
     side_lines.send_line(game, TABLE, 1, NOTHING, opened_for=1)
-    assert agreement.all_agreed(game) and locking.lock_of(game) is None
+    assert all(d.agreed for d in agreement.agreement_of(game)) and locking.lock_of(game) is None
 
 
 def test_a_locked_game_refuses_a_tables_correction_in_words_and_changes_nothing(club):
@@ -142,7 +142,7 @@ def test_an_organisers_correction_is_kept_with_its_reason_and_the_game_stays_loc
     # Standings follow: Cat's total is 300 now.
     assert totals() == [2000, 300]
     # Version 2 of deal 4 is not agreed yet, but the game locked once and stays locked.
-    assert not agreement.all_agreed(game)
+    assert not all(d.agreed for d in agreement.agreement_of(game))
     assert locking.lock_of(game) is not None
     assert isinstance(
         deals.correct_deal(game, TABLE, 4, [ONE_CLEAN, NOTHING], 2, "Cat"), deals.Locked

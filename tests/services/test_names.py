@@ -1,10 +1,12 @@
-"""services/names.py: which characters a typed name may hold, the refusal worded per field."""
+"""services/names.py: which characters a typed name may hold, the refusal worded per field, and
+the one rule for a name's spaces that members, players, sides and guests are kept by."""
 
 from __future__ import annotations
 
 import pytest
 
-from scorekeeper.services import names
+from scorekeeper.services import clubs, games, members, names
+from scorekeeper.services.games import SideSetup
 
 INVISIBLE = (
     "cannot hold invisible or text-direction characters "
@@ -75,3 +77,40 @@ def test_phone_name_is_cleaned_cut_short_or_the_default():
     # 40 characters at most, the space left at the cut trimmed.
     assert names.phone_name("x" * 39 + " yz") == "x" * 39
     assert names.phone_name("y" * 50) == "y" * 40
+
+
+# --- one rule for a name's spaces (issue 41) ---------------------------------------------------
+
+
+def test_squeezed_keeps_one_space_between_words_and_none_at_the_ends():
+    assert names.squeezed("  Ann   Smith \u00a0Jr ") == "Ann Smith Jr"
+    assert names.name_key("ann  SMITH") == names.name_key("Ann Smith") == "ann smith"
+
+
+def test_a_member_and_a_player_typed_with_double_spaces_are_one_name(club):
+    """Typed "Ann  Smith" as a member and "Ann   smith " as a player: one person, one name."""
+    member = clubs.add_member(club, "Ann  Smith")
+    assert member.name == "Ann Smith"
+    game = games.start_game(
+        "classic",
+        [SideSetup("The  Sharks", ["Ann   smith ", "Bob"]), SideSetup("Them", ["Cat", "Dan"])],
+        club=club,
+    )
+    sharks = game.sides[0]
+    assert sharks.name == "The Sharks"
+    assert [(p.name, p.member) for p in sharks.players] == [("Ann smith", member), ("Bob", None)]
+    # Two players whose names differ only in spaces are one player, on two sides refused.
+    with pytest.raises(games.GameRefused) as refused:
+        games.start_game("classic", [SideSetup("Us", ["Bob  Lee"]), SideSetup("Them", ["Bob Lee"])])
+    assert [r.message for r in refused.value.refusals] == ["Bob Lee cannot play on two sides."]
+
+
+def test_a_side_without_players_and_a_list_of_names_are_squeezed():
+    """A side with no players plays as its name, squeezed; a pasted list (members, a night's
+    guests) likewise, whatever spaces it holds."""
+    game = games.start_game("classic", [SideSetup(" Zed  Q ", []), SideSetup("Cat", [])])
+    assert [(s.name, [p.name for p in s.players]) for s in game.sides] == [
+        ("Zed Q", ["Zed Q"]),
+        ("Cat", ["Cat"]),
+    ]
+    assert members.split_names("Ann  Lee,\n Bob\u00a0 Ray ") == ["Ann Lee", "Bob Ray"]

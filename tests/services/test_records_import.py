@@ -104,6 +104,30 @@ def test_a_game_the_club_holds_is_skipped(club, exported):
     assert how_many(Game) == 1
 
 
+def test_names_in_a_file_match_the_clubs_whatever_their_spaces(club, other):
+    """A file's "Ann  Smith" is member Ann Smith (no member added, the player is her), and a
+    game the club holds is recognised though the file spaces its names otherwise."""
+    clubs.add_member(club, "Ann Smith")
+    clubs.add_member(other, "Ann Smith")
+    club_game(
+        club,
+        finished=True,
+        played_on=MARCH,
+        sides=[SideSetup("Ann Smith", ["Ann Smith"]), SideSetup("Zed", ["Zed"])],
+    )
+    spaced = records.export_deals(club).replace("Ann Smith", "Ann  Smith")
+    assert "Ann  Smith" in spaced
+    report = records_import.import_deals(other, spaced)
+    assert report == ImportReport(games=1, deals=4, members_added=[])
+    players = select(Player.name, Member.name).join(Player.member).order_by(Player.id)
+    assert kept(players)[-1] == ("Ann Smith", "Ann Smith")
+    # Both clubs now hold the game: the spaced file again is skipped by each.
+    for holder in (club, other):
+        again = records_import.import_deals(holder, spaced)
+        assert again == ImportReport(games=0, deals=0, skipped=[SkippedGame("1", 2, 9)])
+    assert how_many(Game) == 2
+
+
 def test_an_import_summary_names_ten_skipped_games_and_counts_the_rest():
     skipped = [SkippedGame(str(n), n, n) for n in range(1, 13)]
     report = ImportReport(games=2, deals=9, skipped=skipped)

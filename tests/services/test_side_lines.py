@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from scorekeeper.plumbing.models import Deal, DealPart, Game
 from scorekeeper.rules import DealEntry, Refusal
-from scorekeeper.services import deals, games, live, side_lines
+from scorekeeper.services import deals, games, live, side_lines, table_news
 from scorekeeper.services.access import Level
 from scorekeeper.services.game_view import game_view
 from scorekeeper.services.side_lines import LaterLineKept, Line, LineKept, NoSuchSide
@@ -71,7 +71,7 @@ def test_the_last_line_in_saves_the_deal_once():
     assert scores == [(1, 1)]
     assert [s.total for s in games.get_game(game.id).deals[0].scores] == [500, 35]
     assert lines_kept() == []
-    assert kept(select(Game.news)) == [(live.saved_news(1, "Ann"),)]
+    assert kept(select(Game.news)) == [(table_news.saved_news(1, "Ann"),)]
 
 
 def test_a_phone_that_gives_no_name_is_someone_and_a_name_is_cleaned():

@@ -74,7 +74,7 @@ class Game(db.Model):
     # which deal, who, and each side's deal total before and after. Only the last is kept.
     news: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # Started by a phone holding the club's table link (not an organiser, not a night's round):
-    # judged when it finishes (services/rating_holds.judge). Held: out of the club's standings
+    # judged when it finishes (services/holding.judge). Held: out of the club's standings
     # and ratings until an organiser confirms it; `rating_review` says why, or that it was
     # judged to count ("counts") or confirmed ("confirmed"), so it is judged once.
     started_by_table: Mapped[bool] = mapped_column(default=False, server_default=sa_false())

@@ -25,9 +25,9 @@ from scorekeeper.services.games.fingerprints import (
 from scorekeeper.services.games.loading import GameSummary, get_game, lock_history, summary
 from scorekeeper.services.games.recording import delete_game, record_game
 from scorekeeper.services.games.replay import (
-    dealer_of,
     entries_from,
     entries_of,
+    finished_when,
     keep_progress,
     progress_corrected,
     progress_of,
@@ -64,13 +64,13 @@ __all__ = [
     "SideSetup",
     "changed_rules",
     "choose_first_dealer",
-    "dealer_of",
     "delete_game",
     "digest",
     "entries_from",
     "entries_of",
     "fingerprint",
     "fingerprint_of",
+    "finished_when",
     "get_game",
     "held_fingerprints",
     "keep_progress",

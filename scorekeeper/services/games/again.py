@@ -27,7 +27,11 @@ class NextGame:
 
 
 def play_again(
-    game: Game, started_by: str | None = None, *, by_table_link: bool = False
+    game: Game,
+    started_by: str | None = None,
+    *,
+    by_table_link: bool = False,
+    made_from: str | None = None,
 ) -> NextGame:
     """The table's next game after a finished one, or GameRefused if it is not over or is a
     club night's game (its night seats the next round: `night_game`).
@@ -38,6 +42,8 @@ def play_again(
     left: the new game's first dealer sits after the last deal's dealer. `started_by` is the
     phone's name, which the table's other phones are shown. The next game is from the table
     link (`rating_holds`) if the finished one was, or if `by_table_link` (the phone tapping).
+    A game started here counts toward the allowance of the address it is `made_from`
+    (OverAllowance past it); opening the next game another tap started does not.
     """
     refused = night_game(game)
     if refused:
@@ -68,6 +74,7 @@ def play_again(
         saved_rules=saved,
         first_dealer=engine.dealer_seat(seats, game.first_dealer, len(game.deals) + 1),
         by_table_link=game.started_by_table or by_table_link,
+        made_from=made_from,
     )
     # Matched by the member itself, not by name: a member renamed since is still that member.
     for side, old_side in zip(again.sides, game.sides, strict=True):

@@ -14,6 +14,7 @@ from sqlalchemy.orm import selectinload
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Deal, Game, Side
+from scorekeeper.services.names import name_key
 
 
 def fingerprint(
@@ -30,15 +31,14 @@ def fingerprint(
     players plays as its name, as `start_game` makes it.
     """
 
-    def name(text: str) -> str:
-        return " ".join(text.split()).casefold()
-
     canonical = {
         "played_on": played_on.isoformat(),
         "ruleset": ruleset,
         "decks": decks,
         "house_rules": dict(house_rules or {}),
-        "sides": [[name(side), [name(p) for p in players or [side]]] for side, players in sides],
+        "sides": [
+            [name_key(side), [name_key(p) for p in players or [side]]] for side, players in sides
+        ],
         "deals": [[dict(entry) for entry in entries] for entries in deals],
     }
     return digest(canonical)

@@ -11,7 +11,7 @@ from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Deal, DealScore, Game, SavedRules
 from scorekeeper.rules import DealEntry, DealRefused
 from scorekeeper.services import figures
-from scorekeeper.services.games.replay import rules_of, sides_of
+from scorekeeper.services.games.replay import finished_when, rules_of, sides_of
 from scorekeeper.services.games.starting import SideSetup, now, start_game
 from scorekeeper.services.ratings import kept
 
@@ -65,7 +65,7 @@ def record_game(
                 )
             )
     figures.keep_side_figures(game, progress, deals)
-    game.finished_at = now() if progress.finished else None
+    game.finished_at = finished_when(game, progress, now())
     if commit:
         db.session.commit()
     return game

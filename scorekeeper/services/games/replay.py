@@ -4,6 +4,7 @@ game replayed once a request, however often it is asked)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from scorekeeper import rules as engine
@@ -32,11 +33,6 @@ def same_rules(saved: SavedRules, ruleset_key: str, house_rules: Mapping[str, An
 def seats_of(game: Game) -> list[engine.Seat]:
     """The game's table, seat by seat (partners alternate), as the dealer passes round it."""
     return engine.seating([[p.name for p in side.players] for side in game.sides])
-
-
-def dealer_of(game: Game, deal_number: int) -> engine.Seat:
-    """Who deals the given deal of this game."""
-    return engine.dealer(seats_of(game), game.first_dealer, deal_number)
 
 
 def sides_of(game: Game) -> list[engine.Side]:
@@ -79,9 +75,7 @@ def entries_from(scores: Any, game: Game) -> list[DealEntry]:
             entries.append(DealEntry.from_dict(entry, index))
         except DealRefused as exc:
             who = names[index] if index < len(names) else f"Entry {index + 1}"
-            refusals.extend(
-                Refusal(r.side, r.field, f"{who}: {r.message}", r.inputs) for r in exc.refusals
-            )
+            refusals.extend(r.of_side(who) for r in exc.refusals)
     if refusals:
         raise DealRefused(refusals)
     return entries
@@ -118,6 +112,15 @@ def progress_of(game: Game) -> Progress:
     progress = engine.play(rules_of(game), game.decks, sides_of(game), entries, check=False)
     keep_progress(game, progress)
     return progress
+
+
+def finished_when(game: Game, progress: Progress, now: datetime) -> datetime | None:
+    """When the game finished, as its deals now stand (`progress`): the one place it is decided.
+
+    The moment it first finished, kept through a correction that leaves it over; `now` if these
+    deals end it; None while it plays on (a correction can make a finished game unfinished).
+    """
+    return (game.finished_at or now) if progress.finished else None
 
 
 def keep_progress(game: Game, progress: Progress) -> None:

@@ -14,8 +14,9 @@ from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club, Game, Player, SavedRules, Side
 from scorekeeper.rules import Refusal, RulesError, RuleSet
 from scorekeeper.rules.terms import MAX_ERRORS_LISTED, MAX_NAME, PARTNERS
+from scorekeeper.services import creations
 from scorekeeper.services.games.replay import seats_of
-from scorekeeper.services.names import name_problem
+from scorekeeper.services.names import name_key, name_problem, squeezed
 from scorekeeper.services.ratings import chances
 
 
@@ -85,8 +86,10 @@ def start_game(
     first_dealer: int = 0,
     balance: bool = False,
     by_table_link: bool = False,
+    made_from: str | None = None,
 ) -> Game:
-    """Create a game, or GameRefused saying what is wrong.
+    """Create a game, or GameRefused saying what is wrong; or OverAllowance (creations.py) if
+    the address it is `made_from` has started its allowance of games (None: not counted).
 
     In a club game, a player whose name is a member's is that member; anyone else is a guest.
     `saved_rules` is the club's saved rule set the game starts from: the caller passes its
@@ -94,7 +97,7 @@ def start_game(
     read); `first_dealer` is the seat of the first dealer. `balance` (a club game of partners)
     regroups the same players into the partnership whose sides' chances, from the club's
     ratings, are nearest even, each side named by its players. `by_table_link`: a club game
-    started by a phone holding the table link, judged when it finishes (`rating_holds.judge`).
+    started by a phone holding the table link, judged when it finishes (`holding.judge`).
     """
     if saved_rules is not None:
         house_rules = engine.held_to_ceilings(house_rules)
@@ -102,8 +105,11 @@ def start_game(
     players = sum(max(1, len(side.players)) for side in sides)
     if decks is None:
         decks = rules.decks_for(players)
-    table = [engine.Side(side.name.strip(), max(1, len(side.players))) for side in sides]
-    refusals = engine.check_setup(rules, decks, table) + _check_names(sides)
+    # Checked as typed (a tab is refused, not squeezed), then kept as every name is kept.
+    name_refusals = _check_names(sides)
+    sides = [SideSetup(squeezed(s.name), [squeezed(p) for p in s.players]) for s in sides]
+    table = [engine.Side(side.name, max(1, len(side.players))) for side in sides]
+    refusals = engine.check_setup(rules, decks, table) + name_refusals
     seats = sum(side.players for side in table)
     if isinstance(first_dealer, bool) or not isinstance(first_dealer, int):
         first_dealer = -1
@@ -112,9 +118,11 @@ def start_game(
         refusals.append(Refusal(None, "first_dealer", message, ((None, "first_dealer"),)))
     if refusals:
         raise GameRefused(refusals)
-    members = {m.name.casefold(): m for m in club.members} if club else {}
+    members = {name_key(m.name): m for m in club.members} if club else {}
     if balance:
         sides = _balanced(club, sides, members)
+    # Counted once the game is sure to start: a game refused above is not counted.
+    creations.count(creations.GAME, made_from)
     game = Game(
         ruleset=ruleset_key,
         house_rules=dict(house_rules or {}),
@@ -127,12 +135,11 @@ def start_game(
         started_by_table=by_table_link and club is not None,
     )
     for position, side in enumerate(sides):
-        names = [n.strip() for n in side.players] or [side.name.strip()]
+        names = side.players or [side.name]
         players = [
-            Player(position=i, name=n, member=members.get(n.casefold()))
-            for i, n in enumerate(names)
+            Player(position=i, name=n, member=members.get(name_key(n))) for i, n in enumerate(names)
         ]
-        game.sides.append(Side(position=position, name=side.name.strip(), players=players))
+        game.sides.append(Side(position=position, name=side.name, players=players))
     db.session.add(game)
     if commit:
         db.session.commit()
@@ -145,10 +152,10 @@ def _balanced(club: Club | None, sides: Sequence[SideSetup], members: dict) -> l
     if club is None:
         words = "Partners are balanced by a club's ratings: a game without a club has none."
         raise GameRefused([Refusal(None, "balance", words, ())])
-    names = [[n.strip() for n in side.players] or [side.name.strip()] for side in sides]
+    names = [side.players or [side.name] for side in sides]
 
     def who(name: str) -> tuple[int | None, str | None]:
-        member = members.get(name.casefold())
+        member = members.get(name_key(name))
         return (member.id, None) if member else (None, name)
 
     by_who = {who(n): n for side in names for n in side}
@@ -173,7 +180,7 @@ def _check_names(sides: Sequence[SideSetup]) -> list[Refusal]:
         if problem:
             refusals.append(Refusal(index, "name", problem))
         # Messages quote the side's name only once it is known to be fit to show.
-        who = f"Side {index + 1}" if problem else side.name
+        who = f"Side {index + 1}" if problem else squeezed(side.name)
         # A side given without players plays as its name.
         for name in side.players or [side.name]:
             problem = name_problem(name, f"A player's name on side {index + 1}")
@@ -181,16 +188,15 @@ def _check_names(sides: Sequence[SideSetup]) -> list[Refusal]:
                 if side.players:  # a side without players was refused for its name above
                     refusals.append(Refusal(index, "players", problem))
                 break
-            if not name.strip() or len(name.strip()) > MAX_NAME:
+            kept = squeezed(name)
+            if not kept or len(kept) > MAX_NAME:
                 refusals.append(
                     Refusal(index, "players", f"{who}: each player needs a short name.")
                 )
                 break
-            if name.strip().casefold() in seen:
-                refusals.append(
-                    Refusal(index, "players", f"{name.strip()} cannot play on two sides.")
-                )
-            seen.add(name.strip().casefold())
+            if name_key(kept) in seen:
+                refusals.append(Refusal(index, "players", f"{kept} cannot play on two sides."))
+            seen.add(name_key(kept))
     return refusals
 
 

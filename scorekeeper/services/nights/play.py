@@ -21,7 +21,7 @@ from scorekeeper.rules import PRESETS
 from scorekeeper.rules.terms import MAX_NAME
 from scorekeeper.services import games
 from scorekeeper.services.members import split_names
-from scorekeeper.services.names import name_problem
+from scorekeeper.services.names import name_problem, squeezed
 from scorekeeper.services.nights import place as night_place
 from scorekeeper.services.nights import planning
 from scorekeeper.services.nights import ranking as night_ranking
@@ -236,7 +236,7 @@ def add_player(night: Night, member_id: int | None = None, guest: str = "") -> N
             raise NightRefused([("member", f"Member {member_id} is not one of {club.name}'s.")])
         key, name = str(member.id), member.name
     else:
-        name = " ".join(guest.split())
+        name = squeezed(guest)
         problem = name_problem(name, "The guest's name")
         if problem is None and not name:
             problem = "Choose the member come late, or type the guest's name."

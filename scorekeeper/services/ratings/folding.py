@@ -344,8 +344,3 @@ def rebuilt(club_id: int, found: _Expected | None = None) -> Writes:
     clear = [(RatingStep, (RatingStep.club_id == club_id,))]
     ratings_clear = [delete(Rating).where(Rating.club_id == club_id)]
     return Writes(clear, found.step_rows, ratings_clear, found.rating_rows)
-
-
-def rebuild_club(club_id: int) -> None:
-    """Fold every scope of the club again from its games, without comparing (`flask recompute`)."""
-    rebuilt(club_id).run()

@@ -23,11 +23,11 @@ from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
-from flask import current_app, g
+from flask import current_app
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.db import db, reading_only
 from scorekeeper.plumbing.models import Game, Rating, RatingFold, RatingMark, RatingStep, Season
 from scorekeeper.plumbing.models.times import now
 from scorekeeper.services.ratings.folding import Writes, insert_steps, rebuilt, refold
@@ -82,7 +82,7 @@ def fold_club(club_id: int) -> bool:
         return False
     try:
         while True:
-            with _reading():
+            with reading_only():
                 marks = list(db.session.execute(_marks(club_id)).scalars())
                 if not marks:
                     return True
@@ -219,16 +219,6 @@ def _batch(club_id: int, holder: str) -> Iterator[None]:
             raise
     if db.session.get_bind().dialect.name == "sqlite":
         time.sleep(time.perf_counter() - began)
-
-
-@contextmanager
-def _reading() -> Iterator[None]:
-    """Reads only: on SQLite the transaction begins without the write lock (db.configure_sqlite)."""
-    g.only_reading = True
-    try:
-        yield
-    finally:
-        g.only_reading = False
 
 
 @contextmanager

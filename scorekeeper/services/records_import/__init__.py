@@ -20,6 +20,7 @@ import csv
 import io
 from collections.abc import Callable, Iterator
 
+from scorekeeper.plumbing.bodies import MAX_RECORDS_FILE
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Club
 from scorekeeper.services.records_import.cells import entry_from_cells
@@ -40,7 +41,9 @@ __all__ = [
     "read_games",
 ]
 
-MAX_BYTES = 5 * 1024 * 1024
+# The largest file read: its home is plumbing/bodies.py, where the upload's body limit is this
+# and room for its form.
+MAX_BYTES = MAX_RECORDS_FILE
 MAX_ROWS = 200_000
 # How often, in rows, reading a file tells its job how far it has come.
 PROGRESS_ROWS = 500

@@ -10,7 +10,7 @@ from typing import Any
 
 from scorekeeper.rules import DealEntry, DealRefused
 from scorekeeper.rules.terms import MAX_NAME
-from scorekeeper.services.names import has_surrogate, name_problem
+from scorekeeper.services.names import has_surrogate, name_problem, squeezed
 from scorekeeper.services.records import ENTRY_COLUMNS, from_cell
 from scorekeeper.services.records_import.refusals import ImportRefused, column_for, show
 
@@ -67,7 +67,7 @@ def read_yes_no(raw: str, line: int, column: str) -> bool:
 
 
 def read_name(raw: str, line: int, column: str) -> str:
-    name = " ".join(from_cell(raw.strip()).split())
+    name = squeezed(from_cell(raw.strip()))
     _visible(name, line, column)
     if len(name) > MAX_NAME:
         raise ImportRefused(line, column, f"{show(name)} is over {MAX_NAME} characters.")
@@ -76,7 +76,7 @@ def read_name(raw: str, line: int, column: str) -> str:
 
 def read_names(raw: str, line: int, column: str) -> list[str]:
     text = from_cell(raw.strip())
-    names = [" ".join(part.split()) for part in text.split(";")] if text.strip() else []
+    names = [squeezed(part) for part in text.split(";")] if text.strip() else []
     if any(not name for name in names):
         raise ImportRefused(line, column, f"{show(text)} has a blank name; separate names by ;.")
     for name in names:

@@ -18,6 +18,7 @@ from scorekeeper.services.games import (
     sides_of,
     start_game,
 )
+from scorekeeper.services.names import name_key
 from scorekeeper.services.records_import.history import keep_history
 from scorekeeper.services.records_import.refusals import ImportRefused, column_for
 from scorekeeper.services.records_import.report import ImportReport, SkippedGame
@@ -64,8 +65,9 @@ def skipped_game(game: FileGame) -> SkippedGame:
 
 
 def members_of(club: Club) -> set[str]:
-    """The club's members' names as a file's players are matched to them (case folded)."""
-    return {member.name.casefold() for member in club.members}
+    """The club's members' names as a file's players are matched to them (`names.name_key`, as
+    `start_game` matches a player to a member: "Ann  smith" in a file is member Ann Smith)."""
+    return {name_key(member.name) for member in club.members}
 
 
 def record_one(club: Club, game: FileGame, members: set[str], added: list[str]) -> int:
@@ -76,7 +78,7 @@ def record_one(club: Club, game: FileGame, members: set[str], added: list[str]) 
     sides = _sides(game)
     for side in sides:
         for player in side.players or [side.name]:
-            folded = player.casefold()
+            folded = name_key(player)
             if folded not in members and folded not in side.guests:
                 club.members.append(Member(name=player))
                 members.add(folded)

@@ -10,6 +10,7 @@ from typing import Any
 
 from scorekeeper import rules as engine
 from scorekeeper.rules import DealEntry, RulesError
+from scorekeeper.services.names import name_key
 from scorekeeper.services.records import (
     DEAL_COLUMNS,
     ENTRY_NAMES,
@@ -214,12 +215,12 @@ def _side_of(position: int, cells: dict[str, str], line: int) -> FileSide:
         raise ImportRefused(line, "side_name", "Every side needs a name.")
     players = read_names(cells["players"], line, "players")
     guests = read_names(cells.get("guests", ""), line, "guests")
-    folded = {player.casefold() for player in players}
+    folded = {name_key(player) for player in players}
     for guest in guests:
-        if guest.casefold() not in folded:
+        if name_key(guest) not in folded:
             raise ImportRefused(line, "guests", f"{guest} is not one of the side's players.")
     raw = (name, "; ".join(players), "; ".join(guests))
-    return FileSide(position, line, name, players, {g.casefold() for g in guests}, raw)
+    return FileSide(position, line, name, players, {name_key(g) for g in guests}, raw)
 
 
 def check_game(game: FileGame) -> None:

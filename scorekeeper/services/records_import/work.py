@@ -27,12 +27,12 @@ from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
-from flask import current_app, g
+from flask import current_app
 from sqlalchemy import exists, or_, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import aliased
 
-from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.db import db, reading_only
 from scorekeeper.plumbing.models import Club, ImportJob
 from scorekeeper.plumbing.models.jobs import (
     CHECKING,
@@ -111,7 +111,7 @@ def claimable() -> list[int]:
         )
         .order_by(ImportJob.id)
     )
-    with _reading():
+    with reading_only():
         found = list(db.session.execute(query).scalars())
     db.session.rollback()
     return found
@@ -184,7 +184,7 @@ class _Run:
 
     def work(self) -> None:
         """Read, check and save the file's games, resuming after what was saved before."""
-        with _reading():
+        with reading_only():
             job = db.session.get(ImportJob, self.job_id)
             assert job is not None and job.file is not None
             text, club_id = job.file.decode("utf-8"), job.club_id
@@ -213,7 +213,7 @@ class _Run:
 
     def plan(self, club_id: int) -> list[int]:
         """The file's games the club already holds, decided once and kept: skipped."""
-        with _reading():
+        with reading_only():
             club = db.session.get(Club, club_id)
             if club is None:
                 raise ClubGone
@@ -278,7 +278,7 @@ class _Run:
 
     def give_up(self) -> None:
         """Claimed too often without ending: failed, the games saved so far rated."""
-        with _reading():
+        with reading_only():
             job = db.session.get(ImportJob, self.job_id)
             assert job is not None
             self.total, self.saved, club_id = job.games_total, job.games_saved, job.club_id
@@ -359,16 +359,6 @@ def _writing() -> Iterator[None]:
         except BaseException:
             db.session.rollback()
             raise
-
-
-@contextmanager
-def _reading() -> Iterator[None]:
-    """Reads only: on SQLite the transaction begins without the write lock (db.configure_sqlite)."""
-    g.only_reading = True
-    try:
-        yield
-    finally:
-        g.only_reading = False
 
 
 @contextmanager

@@ -1,9 +1,9 @@
 """JSON API v1: rule sets, games and deals, for other clients and acceptance checks.
 
 Each route is declared with its operation in the OpenAPI document (operations.py), each figure
-a request sends with its schema and its refusals (figures.py; shapes.py for a game's requests,
-club_shapes.py for a club's), and each answer's shape once (answers.py, club_answers.py);
-openapi.py makes the document from them.
+a request sends in a pydantic model with its refusal words (modelled.py; game_requests.py for
+a game's requests, club_requests.py for a club's), and each answer's shape once (answers.py,
+club_answers.py); openapi.py makes the document from them.
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@ their answer, declared here with their operations (openapi.py adds the schemas t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from flask import abort, jsonify
+from flask import abort
 
 from scorekeeper.plumbing.models import Game
 from scorekeeper.rules import Refusal
@@ -13,9 +13,10 @@ from scorekeeper.rules.terms import MAX_DEVICE_NAME
 from scorekeeper.services import agreement, deals, writes
 from scorekeeper.services.agreement import MOST_REASON
 from scorekeeper.web.access import Level, game_or_404, refuse, require_game
-from scorekeeper.web.api.answers import INTEGER, TEXT, answered
-from scorekeeper.web.api.figures import Figure, Shape, Unfit
-from scorekeeper.web.api.history_answers import deal_agreement
+from scorekeeper.web.api.answer_base import answered, components
+from scorekeeper.web.api.game_requests import Unsent, ref
+from scorekeeper.web.api.history_answers import AgreementKept, deal_agreement
+from scorekeeper.web.api.modelled import Say, Strict, Unfit, read
 from scorekeeper.web.api.operations import (
     A_GAME,
     GAME_NOT_FOUND,
@@ -27,65 +28,52 @@ from scorekeeper.web.api.operations import (
 )
 from scorekeeper.web.api.reading import body
 from scorekeeper.web.api.refusals import Body, refused
-from scorekeeper.web.api.shapes import ref
 from scorekeeper.web.writing import refused_write, too_many_writes
 
-ANSWER_BODY = Shape(
-    {
-        "side": Figure(
-            {"type": "integer", "description": "The side answering: its index, from 0"},
-            {
-                "required": "side is the answering side's index, from 0.",
-                "type": "side is the answering side's index, from 0 (a whole number).",
-            },
-            required=True,
+
+class DealAnswer(Strict):
+    """A side's answer to a saved deal: it agrees, or it queries."""
+
+    side: Annotated[
+        int,
+        Say(
+            "side is the answering side's index, from 0 (a whole number).",
+            "The side answering: its index, from 0",
+            missing="side is the answering side's index, from 0.",
         ),
-        "version": Figure(
-            {
-                "type": "integer",
-                "description": "The deal's version as the side saw it (its `version` when "
-                "read): a deal corrected since is refused with 409, and the side asked again",
-            },
-            {
-                "required": "version is the deal's version as read.",
-                "type": "version is the deal's version as read (a whole number).",
-            },
-            required=True,
+    ]
+    version: Annotated[
+        int,
+        Say(
+            "version is the deal's version as read (a whole number).",
+            "The deal's version as the side saw it (its `version` when read): a deal corrected "
+            "since is refused with 409, and the side asked again",
+            missing="version is the deal's version as read.",
         ),
-        "by": Figure(
-            {
-                "type": "string",
-                "description": "Who answers, shown to the table (control and invisible "
-                f"characters dropped, at most {MAX_DEVICE_NAME} characters kept); 'Someone' "
-                "by default",
-            },
-            {"type": "by is the name of whoever answers (text)."},
+    ]
+    by: Annotated[
+        str | Unsent,
+        Say(
+            "by is the name of whoever answers (text).",
+            "Who answers, shown to the table (control and invisible characters dropped, at "
+            f"most {MAX_DEVICE_NAME} characters kept); 'Someone' by default",
         ),
-        "reason": Figure(
-            {
-                "type": "string",
-                "maxLength": MOST_REASON,
-                "description": "A query's words: what looks wrong (left out of an agreement)",
-            },
-            {
-                "type": "reason is the query's words (text).",
-            },
+    ] = None
+    # The service refuses a reason too long, in its words.
+    reason: Annotated[
+        str | Unsent,
+        Say(
+            "reason is the query's words (text).",
+            "A query's words: what looks wrong (left out of an agreement)",
+            shown={"maxLength": MOST_REASON},
         ),
-    },
-)
-ANSWER_SENT = Body("answer", ("side", "version", "by", "reason"))
-AGREEMENT_REQUESTS = {"DealAnswer": ANSWER_BODY}
+    ] = None
+
+
+ANSWER_SENT = Body("answer", tuple(DealAnswer.model_fields))
+AGREEMENT_REQUESTS = {"DealAnswer": DealAnswer}
 # The answer: the deal's agreement as the game's answer gives it (history_answers.py).
-AGREEMENT_ANSWERS = {
-    "AgreementKept": answered(
-        {
-            "deal": INTEGER,
-            "agreement": ref("DealAgreement"),
-            "message": {**TEXT, "description": "What was kept, in words"},
-        },
-        "A side's agreement or query kept, and the deal's agreement as it stands",
-    )
-}
+AGREEMENT_ANSWERS = components(AgreementKept)
 ANSWERED = answer(
     ref("AgreementKept"),
     "Kept (or said already of this version: nothing more kept): the deal's agreement now",
@@ -149,22 +137,22 @@ def _answered(game_id: int, number: int, kind: str):
     level = require_game(game, Level.READ)
     data = body()
     try:
-        sent = {name: ANSWER_BODY.read(data, name) for name in ANSWER_BODY.figures}
-        if kind == agreement.AGREED and sent["reason"] is not None:
+        sent = read(DealAnswer, data)
+        if kind == agreement.AGREED and sent.reason is not None:
             words = "reason is a query's: leave it out of an agreement."
             raise Unfit([Refusal(None, "reason", words)])
     except Unfit as exc:
         return refused(exc.refusals, into=ANSWER_SENT, sent=data)
-    said = {"by": sent["by"], "device": None}
+    said = {"by": sent.by, "device": None}
     if kind == agreement.QUERIED:
         outcome = agreement.query(
-            game, level, number, sent["side"], sent["version"], reason=sent["reason"], **said
+            game, level, number, sent.side, sent.version, reason=sent.reason, **said
         )
     else:
-        outcome = agreement.agree(game, level, number, sent["side"], sent["version"], **said)
+        outcome = agreement.agree(game, level, number, sent.side, sent.version, **said)
     match outcome:
         case agreement.Answered() as kept:
-            return jsonify(_agreement_json(game, number, kept.message))
+            return answered(_agreement_kept(game, number, kept.message))
         case agreement.DealChanged() as changed:
             return refused([Refusal(None, "version", changed.message)], 409, ANSWER_SENT, data)
         case deals.Refused(refusals):
@@ -174,8 +162,8 @@ def _answered(game_id: int, number: int, kind: str):
     abort(404)  # NoSuchDeal
 
 
-def _agreement_json(game: Game, number: int, message: str) -> dict[str, Any]:
+def _agreement_kept(game: Game, number: int, message: str) -> AgreementKept:
     """The deal's agreement as the API answers it."""
     deal = next(a for a in agreement.agreement_of(game) if a.number == number)
     names = [side.name for side in game.sides]
-    return {"deal": number, "agreement": deal_agreement(deal, names), "message": message}
+    return AgreementKept(deal=number, agreement=deal_agreement(deal, names), message=message)

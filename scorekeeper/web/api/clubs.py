@@ -6,7 +6,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any, NoReturn
 
-from flask import abort, jsonify, request
+from flask import abort, request
 
 from scorekeeper import rules as engine
 from scorekeeper.plumbing.models import Club
@@ -14,11 +14,13 @@ from scorekeeper.rules import Refusal
 from scorekeeper.rules.rounding import ratio
 from scorekeeper.services import clubs, games, standings
 from scorekeeper.web.access import Level, require
-from scorekeeper.web.api.club_shapes import STANDINGS_GAMES, STANDINGS_QUERY
-from scorekeeper.web.api.figures import Unfit
+from scorekeeper.web.api.answer_base import answered
+from scorekeeper.web.api.club_answers import SavedRules, Standing
+from scorekeeper.web.api.club_requests import STANDINGS_GAMES, StandingsQuery
+from scorekeeper.web.api.game_requests import ref
+from scorekeeper.web.api.modelled import Unfit, query_parameters, read_query
 from scorekeeper.web.api.operations import TABLE_CODE, TOO_MANY, answer, errors, route
 from scorekeeper.web.api.refusals import stop
-from scorekeeper.web.api.shapes import ref
 
 NO_CLUB = errors("No club with that slug, or a private club asked without its X-Table-Code")
 
@@ -29,7 +31,7 @@ NO_CLUB = errors("No club with that slug, or a private club asked without its X-
     "getStandings",
     "A club's standings (public clubs, or with the table code)",
     endpoint="standings",
-    parameters=(*STANDINGS_QUERY.parameters(), TABLE_CODE),
+    parameters=(*query_parameters(StandingsQuery), TABLE_CODE),
     answers={
         "200": answer({"type": "array", "items": ref("Standing")}, "Ranked members"),
         "404": NO_CLUB,
@@ -45,22 +47,22 @@ def club_standings(slug: str):
     at nights), `sort` (else the club's own); as the page shows, ratings within the filters."""
     club = _club_to_read(slug)
     chosen = _standings_filters(club)
-    return jsonify(
+    return answered(
         [
-            {
-                "player": row.player,
-                "games": row.games,
-                "wins": row.wins,
-                "night_wins": row.night_wins,
+            Standing(
+                player=row.player,
+                games=row.games,
+                wins=row.wins,
+                night_wins=row.night_wins,
                 # Rounded from the exact figures, halves up, as the page and the CSV round.
-                "win_rate": float(ratio(row.wins, row.games, 4)),
-                "average_score": float(ratio(row.total_points, row.games, 1)),
-                "average_per_deal": float(ratio(row.total_points, row.deals, 1)),
-                "total_points": row.total_points,
-                "rank": row.rank,
-                "rating": row.rating,
-                "rated_games": row.rated_games,
-            }
+                win_rate=float(ratio(row.wins, row.games, 4)),
+                average_score=float(ratio(row.total_points, row.games, 1)),
+                average_per_deal=float(ratio(row.total_points, row.deals, 1)),
+                total_points=row.total_points,
+                rank=row.rank,
+                rating=row.rating,
+                rated_games=row.rated_games,
+            )
             for row in standings.standings(club, chosen, _query("sort"))
         ]
     )
@@ -84,16 +86,16 @@ def club_standings(slug: str):
 def club_rule_sets(slug: str):
     """A club's saved rule sets, each with the rules in force; as the standings, who may see."""
     club = _club_to_read(slug)
-    return jsonify(
+    return answered(
         [
-            {
-                "id": saved.id,
-                "name": saved.name,
-                "ruleset": saved.ruleset,
-                "house_rules": saved.house_rules or {},
-                "default": saved.is_default,
-                "rules": games.rules_of_saved(saved).to_dict(),
-            }
+            SavedRules(
+                id=saved.id,
+                name=saved.name,
+                ruleset=saved.ruleset,
+                house_rules=saved.house_rules or {},
+                default=saved.is_default,
+                rules=games.rules_of_saved(saved).to_dict(),
+            )
             for saved in club.saved_rules
         ]
     )
@@ -111,7 +113,7 @@ def _club_to_read(slug: str) -> Club:
 def _query(name: str) -> Any:
     """A filter of the query string (None if not given); 422 if not written as one."""
     try:
-        return STANDINGS_QUERY.read(request.args, name)
+        return read_query(StandingsQuery, request.args).model_dump(by_alias=True)[name]
     except Unfit as exc:
         stop(exc.refusals)
 

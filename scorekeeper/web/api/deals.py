@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, jsonify, request
+from flask import abort, request
 
 from scorekeeper.plumbing.models import Game
 from scorekeeper.rules import Refusal
@@ -12,7 +12,16 @@ from scorekeeper.rules.terms import DEAL_LIMIT
 from scorekeeper.services import deals, game_view, side_lines, writes
 from scorekeeper.services.names import phone_name
 from scorekeeper.web.access import Level, game_or_404, refuse, require_game
-from scorekeeper.web.api.figures import Shape, Unfit
+from scorekeeper.web.api.answer_base import answered
+from scorekeeper.web.api.game_requests import (
+    DEAL_BODY,
+    LINE_BODY,
+    NEW_DEAL_BODY,
+    DealScores,
+    PartBody,
+    ref,
+)
+from scorekeeper.web.api.modelled import M, Unfit, read
 from scorekeeper.web.api.operations import (
     A_GAME,
     DEALS_FROM,
@@ -25,17 +34,9 @@ from scorekeeper.web.api.operations import (
     route,
     write_limits,
 )
-from scorekeeper.web.api.reading import body
+from scorekeeper.web.api.reading import body, deals_from
 from scorekeeper.web.api.refusals import Body, refused, stop
-from scorekeeper.web.api.shapes import (
-    DEAL_BODY,
-    DEAL_SCORES,
-    LINE_BODY,
-    NEW_DEAL_BODY,
-    PART_BODY,
-    ref,
-)
-from scorekeeper.web.api.state import deals_from, game_state
+from scorekeeper.web.api.state import game_state, parts_answer
 from scorekeeper.web.writing import refused_write, too_many_writes
 
 GAME_STATE = ref("GameState")
@@ -84,12 +85,11 @@ def add_deal(game_id: int):
     start = deals_from()  # read first: a bad one must not follow a deal that was saved
     data = body()
     key = request.headers.get("Idempotency-Key")
-    # "deal": the deal these figures are for, so that one saved meanwhile is never saved over.
-    number = _read(DEAL_SCORES, data, "deal", NEW_DEAL_BODY)
-    # Who sent it and from which side, for its history (the side's agreement comes with it).
-    name = _named(_read(DEAL_SCORES, data, "sent_by", NEW_DEAL_BODY))
-    side = _read(DEAL_SCORES, data, "side", NEW_DEAL_BODY)
-    outcome = deals.enter_deal(game, level, data.get("scores"), key, number, None, name, side)
+    # "deal": the deal these figures are for, so that one saved meanwhile is never saved over;
+    # who sent it and from which side, for its history (the side's agreement comes with it).
+    sent = _read(DealScores, data, NEW_DEAL_BODY)
+    name = _named(sent.sent_by)
+    outcome = deals.enter_deal(game, level, sent.scores, key, sent.deal, None, name, sent.side)
     return _answer(game, level, outcome, 201, start, data, NEW_DEAL_BODY)
 
 
@@ -139,10 +139,9 @@ def correct_deal(game_id: int, number: int):
     level = require_game(game, Level.READ)
     start = deals_from()
     data = body()
-    name = _named(_read(DEAL_SCORES, data, "sent_by", DEAL_BODY))
-    reason = _read(DEAL_SCORES, data, "reason", DEAL_BODY)
+    sent = _read(DealScores, data, DEAL_BODY)
     outcome = deals.correct_deal(
-        game, level, number, data.get("scores"), data.get("version"), name, reason
+        game, level, number, sent.scores, sent.version, _named(sent.sent_by), sent.reason
     )
     return _answer(game, level, outcome, 200, start, data)
 
@@ -197,10 +196,13 @@ def send_line(game_id: int, side: int):
     level = require_game(game, Level.READ)
     start = deals_from()
     data = body()
-    outcome = side_lines.send_line(game, level, side, data.get("entry"), **_line_sent(data))
+    line = _read(PartBody, data, LINE_BODY)
+    # The sender's name is cleaned, cut and defaulted by side_lines.send_line (names.phone_name).
+    said = {"opened_for": line.deal, "sent_by": line.sent_by, "entered_at": line.entered_at}
+    outcome = side_lines.send_line(game, level, side, line.entry, **said)
     match outcome:
         case side_lines.LineKept(number, lines):
-            return jsonify(deal=number, saved=False, parts=[line.as_json() for line in lines])
+            return answered(parts_answer(number, lines))
         case side_lines.LaterLineKept() as later:
             return refused([Refusal(side, "entered_at", later.message)], 409)
         case deals.Ended(refusals) | deals.LimitReached(refusals):
@@ -231,13 +233,13 @@ def next_lines(game_id: int):
     game = game_or_404(game_id)
     require_game(game, Level.READ)
     view = game_view.game_view(game)
-    return jsonify(deal=view.next_deal, saved=False, parts=[line.as_json() for line in view.lines])
+    return answered(parts_answer(view.next_deal, view.lines))
 
 
-def _read(shape: Shape, data: dict[str, Any], name: str, into: Body) -> Any:
-    """A figure of the body (None if not sent); 422 pointing at it if this API refuses it."""
+def _read(model: type[M], data: dict[str, Any], into: Body) -> M:
+    """The body's figures; 422 pointing at each this API refuses."""
     try:
-        return shape.read(data, name)
+        return read(model, data)
     except Unfit as exc:
         stop(exc.refusals, into=into, sent=data)
 
@@ -246,17 +248,6 @@ def _named(sent: str | None) -> str | None:
     """A deal's sender as the history keeps it (names.phone_name); None when none was sent, so
     the table's news says "another phone" as before (the history says Someone)."""
     return None if sent is None else phone_name(sent)
-
-
-def _line_sent(data: dict[str, Any]) -> dict[str, Any]:
-    """The deal a line was for, who sent it and when it was entered; 422 if not as documented."""
-    number = _read(PART_BODY, data, "deal", LINE_BODY)
-    name = _read(PART_BODY, data, "sent_by", LINE_BODY)
-    return {
-        "opened_for": number,
-        "sent_by": name,  # cleaned, cut and defaulted by side_lines.send_line (names.phone_name)
-        "entered_at": _read(PART_BODY, data, "entered_at", LINE_BODY),
-    }
 
 
 def _answer(
@@ -272,10 +263,10 @@ def _answer(
     shape is `into`)."""
     match outcome:
         case deals.Saved():
-            return jsonify(game_state(game, deals_from=deals_from)), saved_status
+            return answered(game_state(game, deals_from=deals_from)), saved_status
         case deals.AlreadySaved():
             # The same key again: the deal it recorded stands, and the answer is the same.
-            response = jsonify(game_state(game, deals_from=deals_from))
+            response = answered(game_state(game, deals_from=deals_from))
             response.headers["Idempotent-Replayed"] = "true"
             return response, saved_status
         case deals.KeyReused() as reused:

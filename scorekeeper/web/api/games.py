@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, jsonify, request, url_for
+from flask import abort, request, url_for
 
 from scorekeeper.plumbing.models import Club, SavedRules
 from scorekeeper.rules import Refusal
 from scorekeeper.rules.terms import DEALS_PER_PAGE
 from scorekeeper.services import clubs, creations, games, links
 from scorekeeper.web.access import Level, club_level, game_or_404, require, require_game
-from scorekeeper.web.api.figures import Unfit
+from scorekeeper.web.api.answer_base import answered
+from scorekeeper.web.api.game_requests import GAME_BODY, GameSetup, ref
+from scorekeeper.web.api.modelled import Unfit, read, said
 from scorekeeper.web.api.operations import (
     A_GAME,
     DEALS_FROM,
@@ -24,10 +26,9 @@ from scorekeeper.web.api.operations import (
     errors,
     route,
 )
-from scorekeeper.web.api.reading import body
+from scorekeeper.web.api.reading import body, deals_from
 from scorekeeper.web.api.refusals import refused
-from scorekeeper.web.api.shapes import GAME_BODY, GAME_SETUP, SIDE, ref
-from scorekeeper.web.api.state import deals_from, game_state
+from scorekeeper.web.api.state import game_state, new_game
 from scorekeeper.web.creating import too_many
 from scorekeeper.web.sharing import base_url
 
@@ -68,52 +69,34 @@ def create_game():
     allowance of new games (creations.py)."""
     data = body()
     try:
-        sides = _sides(data)
-        decks = GAME_SETUP.read(data, "decks")
-        club = _club_for_game(data.get("club"))
-        saved = _saved_for_game(data, club)
+        setup = read(GameSetup, data, sides="sides")
+        sides = [games.SideSetup(side.name, side.players) for side in setup.sides]
+        club = _club_for_game(setup.club)
+        saved = _saved_for_game(data, setup.saved_rules, club)
         if saved is not None:
             key, house_rules = saved.ruleset, dict(saved.house_rules)
+        elif setup.ruleset is None:
+            raise Unfit([Refusal(None, "ruleset", said(GameSetup, "ruleset"))])
         else:
-            key = GAME_SETUP.read(data, "ruleset", needed=True)
-            house_rules = GAME_SETUP.read(data, "rules") or None
-        # Counted with the game, in its transaction: a game refused by start_game is not.
-        too_many_games = creations.allow(creations.GAME, request.remote_addr)
-        if too_many_games is not None:
-            return too_many(too_many_games)
+            key, house_rules = setup.ruleset, setup.rules or None
         game = games.start_game(
             key,
             sides,
-            decks,
+            setup.decks,
             house_rules,
             club,
             saved_rules=saved,
             by_table_link=club is not None and club_level(club) < Level.ORGANISER,
+            made_from=request.remote_addr,  # counted inside, with the game (creations.py)
         )
+    except creations.OverAllowance as over:
+        return too_many(over.too_many)
     except (Unfit, games.GameRefused) as exc:
         return refused(exc.refusals, into=GAME_BODY, sent=data)
     # The secret is told once, to whoever started the game: it is what every later request needs.
-    response = jsonify(
-        {**game_state(game), "key": game.secret, "link": links.link_of(game, base_url())}
-    )
+    response = answered(new_game(game, links.link_of(game, base_url())))
     response.headers["Location"] = url_for(".game", game_id=game.id)
     return response, 201
-
-
-def _sides(data: dict[str, Any]) -> list[games.SideSetup]:
-    """The sides as sent, each read only as far as a game could hold it (one refusal a side)."""
-    sides, unfit = [], []
-    for index, side in enumerate(GAME_SETUP.read(data, "sides")):
-        try:
-            name = SIDE.read(side, "name", index, number=index + 1)
-            players = SIDE.read(side, "players", index, number=index + 1, name=name)
-        except Unfit as exc:
-            unfit.extend(exc.refusals)
-        else:
-            sides.append(games.SideSetup(name, players))
-    if unfit:
-        raise Unfit(unfit)
-    return sides
 
 
 def _club_for_game(slug: Any) -> Club | None:
@@ -127,12 +110,13 @@ def _club_for_game(slug: Any) -> Club | None:
     return club
 
 
-def _saved_for_game(data: dict[str, Any], club: Club | None) -> SavedRules | None:
+def _saved_for_game(
+    data: dict[str, Any], asked: int | None, club: Club | None
+) -> SavedRules | None:
     """The club's saved rule set a new game starts from (`saved_rules`), or None if not asked.
 
     `ruleset` and `rules` may then be left out; given, they must be the saved rule set's.
     """
-    asked = GAME_SETUP.read(data, "saved_rules")
     if asked is None:
         return None
     saved = clubs.saved_rules(club, asked) if club is not None else None
@@ -179,4 +163,4 @@ def game(game_id: int):
     """The game's state."""
     game = game_or_404(game_id)
     require_game(game, Level.READ)
-    return jsonify(game_state(game, deals_from=deals_from()))
+    return answered(game_state(game, deals_from=deals_from()))

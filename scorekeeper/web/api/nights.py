@@ -9,9 +9,7 @@ that needs the table link is: 404 in a private club, 403 in a public one.
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import abort, jsonify, request, url_for
+from flask import abort, request, url_for
 
 from scorekeeper.plumbing.models import Club, Night, SavedRules
 from scorekeeper.rules import Refusal
@@ -21,14 +19,17 @@ from scorekeeper.services.members import split_names
 from scorekeeper.services.nights import play as night_play
 from scorekeeper.services.ratings import kept, model
 from scorekeeper.web.access import Level, refuse, require
-from scorekeeper.web.api.club_shapes import (
+from scorekeeper.web.api.answer_base import answered
+from scorekeeper.web.api.club_answers import Member
+from scorekeeper.web.api.club_requests import (
     NIGHT_BODY,
-    NIGHT_SEAT,
-    NIGHT_SETUP,
-    NIGHTS_QUERY,
     SEAT_BODY,
+    NightSeat,
+    NightSetup,
+    NightsQuery,
 )
-from scorekeeper.web.api.figures import Unfit
+from scorekeeper.web.api.game_requests import ref
+from scorekeeper.web.api.modelled import Unfit, query_parameters, read, read_query
 from scorekeeper.web.api.night_state import night_answer, night_brief
 from scorekeeper.web.api.operations import (
     POINTERS,
@@ -40,7 +41,6 @@ from scorekeeper.web.api.operations import (
 )
 from scorekeeper.web.api.reading import body
 from scorekeeper.web.api.refusals import refused, stop
-from scorekeeper.web.api.shapes import ref
 
 NO_CLUB = errors(
     "No club with that slug, or a private club asked without its X-Table-Code or an "
@@ -83,15 +83,15 @@ def club_members(slug: str):
     them as the members page (its member pages are addressed by the same ids)."""
     club, _ = _club(slug, Level.READ)
     rated = kept.ratings_of(club)  # over every club game: one query
-    return jsonify(
+    return answered(
         [
-            {
-                "id": m.id,
-                "name": m.name,
-                "archived": m.archived,
-                "rating": model.shown(rated[m.id].skill) if m.id in rated else None,
-                "rated_games": rated[m.id].games if m.id in rated else 0,
-            }
+            Member(
+                id=m.id,
+                name=m.name,
+                archived=m.archived,
+                rating=model.shown(rated[m.id].skill) if m.id in rated else None,
+                rated_games=rated[m.id].games if m.id in rated else 0,
+            )
             for m in club.members
         ]
     )
@@ -103,7 +103,7 @@ def club_members(slug: str):
     "listNights",
     "A club's nights, the newest first (organisers, or with the table code)",
     endpoint="nights",
-    parameters=(*NIGHTS_QUERY.parameters(), TABLE_CODE),
+    parameters=(*query_parameters(NightsQuery), TABLE_CODE),
     answers={
         "200": answer({"type": "array", "items": ref("NightBrief")}, "The newest nights"),
         "403": TABLE_ONLY,
@@ -116,10 +116,10 @@ def club_nights(slug: str):
     """The club's newest nights, in brief."""
     club, _ = _club(slug, Level.TABLE)
     try:
-        most = NIGHTS_QUERY.read(request.args, "limit")
+        most = read_query(NightsQuery, request.args).limit
     except Unfit as exc:
         stop(exc.refusals)
-    return jsonify([night_brief(night, slug) for night in night_play.nights_of(club, most)])
+    return answered([night_brief(night, slug) for night in night_play.nights_of(club, most)])
 
 
 @route(
@@ -139,7 +139,7 @@ def club_nights(slug: str):
 def club_night(slug: str, night_id: int):
     """One night of the club, as its page shows it."""
     club, level = _club(slug, Level.TABLE)
-    return jsonify(night_answer(_night(club, night_id), slug, level))
+    return answered(night_answer(_night(club, night_id), slug, level))
 
 
 @route(
@@ -170,22 +170,19 @@ def start_night(slug: str):
     club, level = _runner(slug)
     data = body()
     try:
-        members = NIGHT_SETUP.read(data, "members")
-        guests = _guests(data)
-        rules, rules_field = _rules(data, club)
-        figures = ("rounds", "partners", "sit_out", "ranking")
-        asked = {name: NIGHT_SETUP.read(data, name) for name in figures}
-        shape = NIGHT_SETUP.read(data, "shape") or ""
+        asked = read(NightSetup, data)
+        _check_guests(asked.guests)
+        rules, rules_field = _rules(asked, club)
         night = night_play.open_night(
             club,
-            members,
-            "\n".join(guests),
+            asked.members,
+            "\n".join(asked.guests),
             rules,
-            asked["rounds"],
-            asked["partners"],
-            asked["sit_out"],
-            shape,
-            ranking=asked["ranking"],
+            asked.rounds,
+            asked.partners,
+            asked.sit_out,
+            asked.shape or "",
+            ranking=asked.ranking,
         )
     except Unfit as exc:
         return refused(exc.refusals, into=NIGHT_BODY, sent=data)
@@ -193,7 +190,7 @@ def start_night(slug: str):
         named = {"rules": rules_field}
         said = [Refusal(None, named.get(field, field), words) for field, words in exc.problems]
         return refused(said, into=NIGHT_BODY, sent=data)
-    response = jsonify(night_answer(night, slug, level))
+    response = answered(night_answer(night, slug, level))
     response.headers["Location"] = url_for(".night", slug=slug, night_id=night.id)
     return response, 201
 
@@ -232,19 +229,18 @@ def seat_round(slug: str, night_id: int):
     night = _night(club, night_id)
     data = body()
     try:
-        number = NIGHT_SEAT.read(data, "round")
-        drawn = NIGHT_SEAT.read(data, "draw")
+        seat = read(NightSeat, data)
     except Unfit as exc:
         return refused(exc.refusals, into=SEAT_BODY, sent=data)
     try:
-        night_play.seat_round(night, drawn, number)
+        night_play.seat_round(night, seat.draw, seat.round)
     except night_play.RoundAhead as exc:
         # A round further on is a wrong figure sent: 422, pointing at it.
         said = [Refusal(None, field, words) for field, words in exc.problems]
         return refused(said, into=SEAT_BODY, sent=data)
     except night_play.NightRefused as exc:
         return refused([Refusal(None, field, words) for field, words in exc.problems], 409)
-    response = jsonify(night_answer(night, slug, level))
+    response = answered(night_answer(night, slug, level))
     response.headers["Location"] = url_for(".night", slug=slug, night_id=night.id)
     return response, 201
 
@@ -274,9 +270,8 @@ def _night(club: Club, night_id: int) -> Night:
     return found
 
 
-def _guests(data: dict[str, Any]) -> list[str]:
+def _check_guests(guests: list[str]) -> None:
     """The guests' names, one an item: one the night would read as two is refused."""
-    guests = NIGHT_SETUP.read(data, "guests")
     unfit = [
         Refusal(
             None,
@@ -289,14 +284,12 @@ def _guests(data: dict[str, Any]) -> list[str]:
     ]
     if unfit:
         raise Unfit(unfit)
-    return guests
 
 
-def _rules(data: dict[str, Any], club: Club) -> tuple[SavedRules | str, str]:
+def _rules(asked: NightSetup, club: Club) -> tuple[SavedRules | str, str]:
     """The night's rules (a saved rule set of the club, or a preset's key), and the figure
     that named them."""
-    saved_id = NIGHT_SETUP.read(data, "saved_rules")
-    key = NIGHT_SETUP.read(data, "ruleset")
+    saved_id, key = asked.saved_rules, asked.ruleset
     if saved_id is None and key is None:
         words = "Name the night's rules: ruleset (a preset's key) or saved_rules (an id)."
         raise Unfit([Refusal(None, "ruleset", words)])

@@ -1,7 +1,8 @@
 """The OpenAPI 3.1 document of JSON API v1, made from what the API declares once: each route's
-operation (operations.py), the shapes of its requests (shapes.py, a club's club_shapes.py)
-and answers (answers.py, a deal's history and agreement history_answers.py, a club's
-club_answers.py), and the engine's rule set (rule_schemas.py)."""
+operation (operations.py), the models of its requests (game_requests.py, a club's
+club_requests.py, an answer to a deal agreeing.py) and of its answers (answers.py, a deal's
+history and agreement history_answers.py, a club's club_answers.py), and the engine's rule set
+(rule_schemas.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from typing import Any
 from scorekeeper.web.api.agreeing import AGREEMENT_ANSWERS, AGREEMENT_REQUESTS
 from scorekeeper.web.api.answers import ANSWERS
 from scorekeeper.web.api.club_answers import CLUB_ANSWERS
-from scorekeeper.web.api.club_shapes import CLUB_REQUESTS
+from scorekeeper.web.api.club_requests import CLUB_REQUESTS
+from scorekeeper.web.api.game_requests import REQUESTS, ref
 from scorekeeper.web.api.history_answers import HISTORY_ANSWERS
+from scorekeeper.web.api.modelled import request_schemas
 from scorekeeper.web.api.operations import BUSY, NOT_JSON, OPERATIONS, Operation, errors
 from scorekeeper.web.api.rule_schemas import house_rules_schema, ruleset_schema
-from scorekeeper.web.api.shapes import REQUESTS, ref
 
 INFO = {
     "title": "Hand and Foot Scorekeeper API",
@@ -35,10 +37,7 @@ def openapi_document(
         shown = _operation(operation, _body_answers(max_body, max_depth, max_brackets))
         paths.setdefault(operation.path, {})[operation.method] = shown
     schemas = {
-        **{
-            name: shape.schema()
-            for name, shape in (REQUESTS | CLUB_REQUESTS | AGREEMENT_REQUESTS).items()
-        },
+        **request_schemas(REQUESTS | CLUB_REQUESTS | AGREEMENT_REQUESTS),
         **ANSWERS,
         **AGREEMENT_ANSWERS,
         **HISTORY_ANSWERS,

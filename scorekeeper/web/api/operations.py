@@ -17,7 +17,8 @@ from scorekeeper.services.creations import ALLOWANCES, GAME
 from scorekeeper.services.deals import KEY
 from scorekeeper.services.links import MISS_WINDOW, MISSES_ALLOWED, SECRET
 from scorekeeper.web.api import bp
-from scorekeeper.web.api.shapes import GAME_QUERY, ref
+from scorekeeper.web.api.game_requests import GameQuery, ref
+from scorekeeper.web.api.modelled import query_parameters
 
 # A variable part of a route's rule: <int:game_id>, <slug> (its converter, its name).
 VARIABLE = re.compile(r"<(?:([^:<>]+):)?([^:<>]+)>")
@@ -188,6 +189,6 @@ TABLE_CODE = {
     "correct its deals, and to see a private club's games and standings",
     "schema": {"type": "string"},
 }
-(DEALS_FROM,) = GAME_QUERY.parameters()
+(DEALS_FROM,) = query_parameters(GameQuery)
 # What every request about a game sends, and what may answer it without the game.
 A_GAME = (GAME_KEY, TABLE_CODE)

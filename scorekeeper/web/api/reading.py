@@ -9,6 +9,8 @@ from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from scorekeeper.plumbing.bodies import MAX_JSON_BODY
 from scorekeeper.rules import Refusal
+from scorekeeper.web.api.game_requests import GameQuery
+from scorekeeper.web.api.modelled import Unfit, read_query
 from scorekeeper.web.api.refusals import refused, stop
 
 # A deal's figures nest four levels ({"scores": [{"books": {...}}]}): a body nesting far deeper
@@ -81,3 +83,11 @@ def too_large(_exc: RequestEntityTooLarge):
 def _unread(why: str) -> NoReturn:
     """Stop with a 400 that says why the body was not read."""
     stop([Refusal(None, "body", why)], 400)
+
+
+def deals_from() -> int:
+    """The first deal a game's answer lists (`?deals_from=`, 1 by default); 422 if not one."""
+    try:
+        return read_query(GameQuery, request.args).deals_from
+    except Unfit as exc:
+        stop(exc.refusals)

@@ -5,10 +5,12 @@ from __future__ import annotations
 from flask import abort, jsonify, request, url_for
 
 from scorekeeper import rules as engine
+from scorekeeper.web.api.answer_base import answered
+from scorekeeper.web.api.answers import RulesetBrief
+from scorekeeper.web.api.game_requests import ref
 from scorekeeper.web.api.openapi import openapi_document
 from scorekeeper.web.api.operations import answer, errors, route
 from scorekeeper.web.api.reading import MAX_BRACKETS, MAX_DEPTH
-from scorekeeper.web.api.shapes import ref
 
 
 @route(
@@ -35,14 +37,11 @@ def openapi():
 )
 def rulesets():
     """Every preset, in brief."""
-    return jsonify(
+    return answered(
         [
-            {
-                "key": r.key,
-                "name": r.name,
-                "summary": r.summary,
-                "url": url_for(".ruleset", key=r.key),
-            }
+            RulesetBrief(
+                key=r.key, name=r.name, summary=r.summary, url=url_for(".ruleset", key=r.key)
+            )
             for r in engine.PRESETS.values()
         ]
     )

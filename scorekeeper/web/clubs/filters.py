@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 
 from flask import request
@@ -11,9 +10,7 @@ from scorekeeper.plumbing.models import Club
 from scorekeeper.services import clubs
 from scorekeeper.services import standings as club_standings
 from scorekeeper.web.clubs.forms import AT_NIGHTS, StandingsFilter
-
-# Ids and page numbers from a query string: plain ASCII digits, far below any integer limit.
-SMALL_NUMBER = re.compile(r"[0-9]{1,6}")
+from scorekeeper.web.forms import SMALL_NUMBER
 
 
 def filters(club: Club) -> tuple[StandingsFilter, club_standings.Filters]:

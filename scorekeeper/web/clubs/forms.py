@@ -11,16 +11,13 @@ from wtforms import (
     DateField,
     HiddenField,
     IntegerField,
-    RadioField,
     SelectField,
-    SelectMultipleField,
     StringField,
     TextAreaField,
 )
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from scorekeeper.rules import RuleSet
-from scorekeeper.rules.nights import MOST_ROUNDS
 from scorekeeper.rules.terms import MAX_CLUB_NAME, MAX_NAME, MAX_SLUG, MIN_SLUG
 from scorekeeper.services.locking import MOST_HOURS as LOCK_HOURS
 from scorekeeper.services.nights.checkin import SELF_CHECK_IN
@@ -135,31 +132,6 @@ class StandingsFilter(FlaskForm):
     games = SelectField(
         "Games", choices=[("", "All games"), (AT_NIGHTS, "At club nights")], validators=[Optional()]
     )
-
-
-class TonightFields:
-    """Who is here tonight, the tables and the rounds: the fields a night's plan and a night
-    kept share (the rounds held to the engine's MOST_ROUNDS, said in the field's description)."""
-
-    members = SelectMultipleField("Members here tonight", coerce=int, validate_choice=False)
-    guests = TextAreaField("Guests", render_kw={"rows": 2, "autocapitalize": "words"})
-    shape = RadioField("Tables", validate_choice=False)
-    rounds = IntegerField(
-        "Rounds",
-        description=f"1 to {MOST_ROUNDS}",
-        render_kw={"inputmode": "numeric", "min": 1, "max": MOST_ROUNDS},
-    )
-
-
-class NightPlanForm(TonightFields, FlaskForm):
-    """Tonight's players, tables and rounds (a GET form: it changes nothing, so no CSRF).
-
-    The members' and shapes' choices are the club's (`web/nights/planning.py`); whether a member
-    is the club's is the use case's to say (`services/nights.plan_for_tonight`), in words.
-    """
-
-    class Meta:
-        csrf = False
 
 
 class SavedRulesForm(FlaskForm):

@@ -13,7 +13,8 @@ from scorekeeper.services import standings as club_standings
 from scorekeeper.services.ratings import reading as ratings
 from scorekeeper.web import charts, svg_charts
 from scorekeeper.web.access import Level, require
-from scorekeeper.web.clubs import bp, club_or_404
+from scorekeeper.web.club_pages import club_or_404
+from scorekeeper.web.clubs import bp
 from scorekeeper.web.clubs.filters import filters
 from scorekeeper.web.clubs.forms import MembersForm, MergeForm, NameForm, RenameForm
 from scorekeeper.web.errors import refilled_when_expired

@@ -12,12 +12,14 @@ from scorekeeper.web.access import (
     MY_TABLES_KEPT,
     Level,
     code_matches,
+    counted_address,
     holds_table_link,
     my_games,
     organiser,
     remember_table,
 )
-from scorekeeper.web.clubs import bp, club_or_404
+from scorekeeper.web.club_pages import club_or_404
+from scorekeeper.web.clubs import bp
 from scorekeeper.web.clubs.filters import filters
 from scorekeeper.web.clubs.forms import ClubForm
 from scorekeeper.web.creating import too_many
@@ -39,14 +41,16 @@ def new():
     """Create a club; you become its organiser."""
     form = ClubForm()
     if form.validate_on_submit():
-        # Counted with the club, in its transaction: a club refused below is not counted.
-        refused = creations.allow(creations.CLUB, request.remote_addr)
-        if refused is not None:
-            return too_many(refused)
         try:
             club = clubs.create_club(
-                form.name.data, form.slug.data, organiser(), public=form.public.data
+                form.name.data,
+                form.slug.data,
+                organiser(),
+                public=form.public.data,
+                made_from=counted_address(),
             )
+        except creations.OverAllowance as over:
+            return too_many(over.too_many)
         except clubs.ClubRefused as exc:
             form.slug.errors.append(str(exc))
             if isinstance(exc, clubs.SlugTaken) and exc.free:
@@ -78,7 +82,7 @@ def table_link(slug: str, code: str):
         remember_table(club)
         flash(f"This phone can now start games and enter deals for {club.name}.")
         if request.form.get("then") == "night" and tonight is not None:
-            return redirect(url_for(".night", slug=slug, night_id=tonight.night_id))
+            return redirect(url_for("nights.night", slug=slug, night_id=tonight.night_id))
         if request.form.get("then") == "start":
             return redirect(url_for("games.new_club_game", slug=slug))
         return redirect(url_for(".overview", slug=slug))

@@ -13,7 +13,8 @@ from wtforms import RadioField
 from scorekeeper.plumbing.models import Club
 from scorekeeper.services import rating_holds
 from scorekeeper.web.access import Level
-from scorekeeper.web.clubs import bp, club_or_404
+from scorekeeper.web.club_pages import club_or_404
+from scorekeeper.web.clubs import bp
 from scorekeeper.web.forms import ActionForm
 
 

@@ -18,7 +18,8 @@ from scorekeeper.services import exports, records, records_import
 from scorekeeper.services import standings as club_standings
 from scorekeeper.services.records_import import jobs as import_jobs
 from scorekeeper.web.access import Level
-from scorekeeper.web.clubs import bp, club_or_404
+from scorekeeper.web.club_pages import club_or_404
+from scorekeeper.web.clubs import bp
 from scorekeeper.web.clubs.filters import filters
 from scorekeeper.web.clubs.forms import ImportForm
 from scorekeeper.web.creating import too_many

@@ -10,15 +10,15 @@ from scorekeeper.plumbing.models import Club, SavedRules
 from scorekeeper.rules.terms import PLAYER_COUNTS
 from scorekeeper.services import clubs, games
 from scorekeeper.web.access import Level
-from scorekeeper.web.clubs import bp, club_or_404
-from scorekeeper.web.clubs.filters import SMALL_NUMBER
+from scorekeeper.web.club_pages import club_or_404
+from scorekeeper.web.clubs import bp
 from scorekeeper.web.clubs.forms import (
     DefaultRulesForm,
     SavedRulesForm,
     saved_rules_form,
 )
 from scorekeeper.web.errors import refilled_when_expired
-from scorekeeper.web.forms import ActionForm, house_rules_of, knob_field
+from scorekeeper.web.forms import SMALL_NUMBER, ActionForm, house_rules_of, knob_field
 
 # Why a choice of default was not made; the list is shown again with the choices as they are.
 EXPIRED = "The default was not changed: the page had expired. Choose again."

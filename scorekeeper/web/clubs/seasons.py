@@ -6,7 +6,8 @@ from flask import flash, redirect, render_template, request, url_for
 
 from scorekeeper.services import clubs
 from scorekeeper.web.access import Level, require
-from scorekeeper.web.clubs import bp, club_or_404
+from scorekeeper.web.club_pages import club_or_404
+from scorekeeper.web.clubs import bp
 from scorekeeper.web.clubs.forms import SeasonForm
 from scorekeeper.web.errors import refilled_when_expired
 

@@ -9,7 +9,8 @@ from flask import flash, redirect, render_template, request, url_for
 from scorekeeper.plumbing.models import Club
 from scorekeeper.services import clubs, locking
 from scorekeeper.web.access import Level
-from scorekeeper.web.clubs import bp, club_or_404
+from scorekeeper.web.club_pages import club_or_404
+from scorekeeper.web.clubs import bp
 from scorekeeper.web.clubs.forms import NameForm, SettingsForm
 from scorekeeper.web.errors import refilled_when_expired
 from scorekeeper.web.sharing import table_invitation

@@ -6,8 +6,10 @@ from flask import render_template, request
 
 from scorekeeper.services import standings as club_standings
 from scorekeeper.services.ratings import reading as ratings
-from scorekeeper.web.clubs import bp, club_or_404
-from scorekeeper.web.clubs.filters import SMALL_NUMBER, filters
+from scorekeeper.web.club_pages import club_or_404
+from scorekeeper.web.clubs import bp
+from scorekeeper.web.clubs.filters import filters
+from scorekeeper.web.forms import SMALL_NUMBER
 
 
 @bp.get("/<slug>/standings")

@@ -11,7 +11,8 @@ from flask import abort, flash, redirect, render_template, request, url_for
 
 from scorekeeper.services import clubs
 from scorekeeper.web.access import RESOURCE_POLICY, Level, code_matches, remember_table
-from scorekeeper.web.clubs import bp, club_or_404
+from scorekeeper.web.club_pages import club_or_404
+from scorekeeper.web.clubs import bp
 from scorekeeper.web.errors import refilled_when_expired
 from scorekeeper.web.forms import ActionForm
 from scorekeeper.web.sharing import TABLE_LABEL, qr_picture, table_invitation
@@ -27,7 +28,7 @@ def table_qr(slug: str, code: str):
     The club's access check comes first: a stranger gets what any page of the club would give
     them (404 for a private club) and learns nothing of the code. Then the code the address
     names: an old link's picture is a 404, as the old link is. Sent no-store, as every answer
-    an organiser's sign-in alone opens (web/clubs/__init__.py): the address names the code. It
+    an organiser's sign-in alone opens (web/club_pages.py): the address names the code. It
     is under the table link's own path, which every access log blanks (plumbing/logs.py).
     """
     club, _ = club_or_404(slug, Level.ORGANISER)

@@ -16,6 +16,7 @@ from scorekeeper.services.ratings.chances import game_chances
 from scorekeeper.web.access import (
     Level,
     club_level,
+    counted_address,
     forget_rules,
     game_or_404,
     my_side,
@@ -185,19 +186,18 @@ def play_again(game_id: int):
         refuse(level)
     if not ActionForm().validate_on_submit():
         return redirect(url_for(".scoreboard", secret=game.secret))
-    # A new game counts toward the address's allowance (one finished in a deal could otherwise
-    # start games without end); opening the next game another phone started does not.
-    if game.next_game_id is None and game.finished_at is not None:
-        refused = creations.allow(creations.GAME, request.remote_addr)
-        if refused is not None:
-            page, _ = _scoreboard_page(game, level, [refused.message], 429)
-            return too_many(refused, page)
     try:
+        # A game started here counts toward the address's allowance (a game finished in one
+        # deal could otherwise start games without end); opening another phone's does not.
         outcome = games.play_again(
             game,
             sender_name(request.form.get("started_by")),
             by_table_link=level < Level.ORGANISER,
+            made_from=counted_address(),
         )
+    except creations.OverAllowance as over:
+        page, _ = _scoreboard_page(game, level, [over.too_many.message], 429)
+        return too_many(over.too_many, page)
     except games.GameRefused as exc:
         messages = [r.message for r in exc.refusals]
         return _scoreboard_page(game, level, messages, 409)

@@ -12,7 +12,7 @@ from scorekeeper.rules import Refusal
 from scorekeeper.rules.terms import PARTNERS
 from scorekeeper.services import clubs, creations, games
 from scorekeeper.services.nights import tonight as night_tonight
-from scorekeeper.web.access import Level, my_games, remember_game, require
+from scorekeeper.web.access import Level, counted_address, my_games, remember_game, require
 from scorekeeper.web.creating import too_many
 from scorekeeper.web.errors import refilled_when_expired
 from scorekeeper.web.forms import (
@@ -62,10 +62,6 @@ def _new_game(club: Club | None, *, by_table_link: bool = False):
     form = new_game_form(rules, formdata, members, start_from, seated)
     problems: list[str] = []
     if form.validate_on_submit():
-        # Counted with the game, in its transaction: a game refused below is not counted.
-        refused = creations.allow(creations.GAME, request.remote_addr)
-        if refused is not None:
-            return too_many(refused)
         rows = [i for i in range(MAX_SIDES_ON_FORM) if _side_row(form, i)]
         overrides = house_rules_of(form, rules)
         try:
@@ -79,7 +75,10 @@ def _new_game(club: Club | None, *, by_table_link: bool = False):
                 saved_rules=saved if saved and games.same_rules(saved, key, overrides) else None,
                 balance="balance" in form and bool(form.balance.data),
                 by_table_link=by_table_link,
+                made_from=counted_address(),
             )
+        except creations.OverAllowance as over:
+            return too_many(over.too_many)
         except games.GameRefused as exc:
             problems = _place_setup(form, rows, exc.refusals)
         else:

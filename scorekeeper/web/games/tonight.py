@@ -10,8 +10,8 @@ from flask import current_app, url_for
 
 from scorekeeper.web.games import bp
 
-BOARD = "night_links.board"
-RESULTS = "night_links.results"
+BOARD = "nights.link_board"
+RESULTS = "nights.link_results"
 
 
 def _night_link(endpoint: str, secret: str | None) -> str | None:

@@ -13,10 +13,11 @@ from scorekeeper.plumbing.models import Night
 from scorekeeper.services.nights import cards as night_cards
 from scorekeeper.services.nights import play as night_play
 from scorekeeper.web.access import Level
-from scorekeeper.web.clubs import bp, club_or_404
+from scorekeeper.web.club_pages import club_or_404
+from scorekeeper.web.nights import bp
 
 
-@bp.get("/<slug>/nights/<int:night_id>/cards")
+@bp.get("/clubs/<slug>/nights/<int:night_id>/cards")
 def night_cards_page(slug: str, night_id: int):
     """The night's movement cards, or why there are none (a seating drawn round by round)."""
     club, _ = club_or_404(slug, Level.TABLE)

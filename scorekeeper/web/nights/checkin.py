@@ -15,8 +15,8 @@ from wtforms.validators import Optional
 from scorekeeper.services.nights import checkin as night_checkin
 from scorekeeper.services.nights.play import NightRefused
 from scorekeeper.web.access import Level, refuse
-from scorekeeper.web.clubs import bp
 from scorekeeper.web.forms import ActionForm
+from scorekeeper.web.nights import bp
 from scorekeeper.web.nights.pages import (
     EXPIRED,
     _club,
@@ -33,7 +33,7 @@ class CheckInForm(FlaskForm):
     member = IntegerField("Your name", validators=[Optional()])
 
 
-@bp.post("/<slug>/nights/<int:night_id>/here")
+@bp.post("/clubs/<slug>/nights/<int:night_id>/here")
 def night_check_in(slug: str, night_id: int):
     """A member says "I'm here" from their phone: seated from the next round; 422 with why not."""
     club, level = _club(slug, Level.TABLE)
@@ -51,7 +51,7 @@ def night_check_in(slug: str, night_id: int):
     return redirect(url_for(".night", slug=slug, night_id=night_id, _anchor="check-in"))
 
 
-@bp.post("/<slug>/nights/<int:night_id>/here/undo")
+@bp.post("/clubs/<slug>/nights/<int:night_id>/here/undo")
 def night_check_in_undo(slug: str, night_id: int):
     """An organiser undoes a check-in from a phone: taken off the list if no round has seated
     them yet, else gone from the next round."""

@@ -26,9 +26,9 @@ from scorekeeper.services.nights import play as night_play
 from scorekeeper.services.nights import ranking as night_ranking
 from scorekeeper.services.nights.length import AS_NEEDED
 from scorekeeper.web.access import Level
-from scorekeeper.web.clubs import bp
-from scorekeeper.web.clubs.forms import TonightFields
 from scorekeeper.web.errors import refilled_when_expired
+from scorekeeper.web.nights import bp
+from scorekeeper.web.nights.forms import TonightFields
 from scorekeeper.web.nights.pages import _club, _runner
 
 SAVED = "saved-"  # a saved rule set's value among the rules offered: "saved-<id>"
@@ -54,7 +54,7 @@ class NightForm(TonightFields, FlaskForm):
     )
 
 
-@bp.get("/<slug>/nights")
+@bp.get("/clubs/<slug>/nights")
 def nights_hub(slug: str):
     """The club's nights: the one in progress first, then "Open a night", then the past."""
     club, level = _club(slug, Level.TABLE)
@@ -69,7 +69,7 @@ def nights_hub(slug: str):
     )
 
 
-@bp.route("/<slug>/nights/new", methods=["GET", "POST"])
+@bp.route("/clubs/<slug>/nights/new", methods=["GET", "POST"])
 @refilled_when_expired
 def night_new(slug: str):
     """The form of a new night; sent, the night kept and its page (or 422 with why not). A

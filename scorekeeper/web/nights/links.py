@@ -14,7 +14,6 @@ nothing up.
 from __future__ import annotations
 
 from flask import (
-    Blueprint,
     Response,
     abort,
     after_this_request,
@@ -27,7 +26,7 @@ from flask import (
     url_for,
 )
 
-from scorekeeper.plumbing.db import db
+from scorekeeper.plumbing.db import db, reading_only
 from scorekeeper.plumbing.models import Club, Night
 from scorekeeper.plumbing.security import never_keep
 from scorekeeper.services import board_words, clubs, links
@@ -38,9 +37,8 @@ from scorekeeper.services.nights import play as night_play
 from scorekeeper.web import access
 from scorekeeper.web.access import Level, refuse, require
 from scorekeeper.web.forms import ActionForm
+from scorekeeper.web.nights import bp
 from scorekeeper.web.sharing import Invitation, base_url, qr_picture
-
-bp = Blueprint("night_links", __name__)
 
 # The URL value a night's read-only link carries, opened here before any view.
 NIGHT_SECRET = "night_secret"
@@ -68,8 +66,7 @@ def open_night_secret(endpoint: str | None, values: dict | None) -> None:
     after_this_request(_for_this_site_only)
     if access.from_another_site():
         abort(404)  # looked up nothing, counted nothing
-    g.only_reading = True  # the lookup reads: see access.open_game_link
-    try:
+    with reading_only():  # the lookup reads: see access.open_game_link
         match night_links.open_night_link(secret, access.counted_address()):
             case night_links.NightFound(night_id, club_id):
                 values["night_id"] = night_id
@@ -78,8 +75,6 @@ def open_night_secret(endpoint: str | None, values: dict | None) -> None:
                 raise access.LinkRefused(retry_after)
             case _:
                 abort(404)
-    finally:
-        g.only_reading = False
 
 
 def _for_this_site_only(response: Response) -> Response:
@@ -90,7 +85,7 @@ def _for_this_site_only(response: Response) -> Response:
 
 
 @bp.get("/n/<night_secret>")
-def board(night_id: int):
+def link_board(night_id: int):
     """The night's live board, read only; 304 while nothing changed since the ETag sent."""
     # A revocable link: no phone or TV keeps its pages past the visit.
     never_keep()
@@ -115,7 +110,7 @@ def board(night_id: int):
 
 
 @bp.get("/n/<night_secret>/results")
-def results(night_id: int):
+def link_results(night_id: int):
     """The night's results for everyone: standings, each round's tables, each player's line to
     share, and the link's QR code; one printed sheet."""
     never_keep()
@@ -133,7 +128,7 @@ def results(night_id: int):
 
 
 @bp.get("/n/<night_secret>/qr.svg")
-def qr_code(night_id: int):
+def link_qr_code(night_id: int):
     """The night's read-only link as a QR code (a private, short cache, as a game's code)."""
     found = _night(night_id)
     response = qr_picture(_invitation(found).link, LABEL)
@@ -151,7 +146,7 @@ def new_link(slug: str, night_id: int):
     if found is None:
         abort(404)
     form = ActionForm()
-    back = url_for("clubs.night", slug=slug, night_id=night_id, _anchor="board-link")
+    back = url_for(".night", slug=slug, night_id=night_id, _anchor="board-link")
     if form.validate_on_submit():
         if found.board_secret is None:
             night_links.board_secret(found)
@@ -193,7 +188,7 @@ def paging():
 def _invitation(night: Night) -> Invitation:
     secret = night.board_secret or ""
     link = base_url().rstrip("/") + night_links.path_of(secret)
-    qr_url = url_for("night_links.qr_code", night_secret=secret)
+    qr_url = url_for("nights.link_qr_code", night_secret=secret)
     return Invitation(link, qr_url, qr_label=LABEL)
 
 

@@ -26,8 +26,9 @@ from scorekeeper.services.nights import partners as night_partners
 from scorekeeper.services.nights import play as night_play
 from scorekeeper.services.nights import schedule_words as night_schedule_words
 from scorekeeper.web.access import Level, refuse
-from scorekeeper.web.clubs import bp, club_or_404
+from scorekeeper.web.club_pages import club_or_404
 from scorekeeper.web.forms import ActionForm
+from scorekeeper.web.nights import bp
 from scorekeeper.web.sharing import LABEL
 
 # How often the board asks whether anything changed (ms): a deal saved shows within 2 s.
@@ -42,7 +43,7 @@ class ComeForm(FlaskForm):
     guest = StringField("Or a guest's name", render_kw={"autocapitalize": "words"})
 
 
-@bp.get("/<slug>/nights/<int:night_id>")
+@bp.get("/clubs/<slug>/nights/<int:night_id>")
 def night(slug: str, night_id: int):
     """The night: each round's tables with their games and table cards; for organisers, Seat
     round N once a round is over, and players come and gone."""
@@ -50,7 +51,7 @@ def night(slug: str, night_id: int):
     return _night_page(club, _night_or_404(club, night_id), level)
 
 
-@bp.post("/<slug>/nights/<int:night_id>/seat")
+@bp.post("/clubs/<slug>/nights/<int:night_id>/seat")
 def night_seat(slug: str, night_id: int):
     """Seat the next round as the page showed it and start its tables' games; 422 with why not
     (a seating drawn again since is not seated unseen, nor a round seated already: a double
@@ -69,7 +70,7 @@ def night_seat(slug: str, night_id: int):
     )
 
 
-@bp.post("/<slug>/nights/<int:night_id>/draw")
+@bp.post("/clubs/<slug>/nights/<int:night_id>/draw")
 def night_draw(slug: str, night_id: int):
     """Draw the next round's seating again, before it is seated; 422 with why not."""
     club, level = _runner(slug)
@@ -84,7 +85,7 @@ def night_draw(slug: str, night_id: int):
     return redirect(url_for(".night", slug=slug, night_id=night_id, _anchor="next-round"))
 
 
-@bp.post("/<slug>/nights/<int:night_id>/rounds/<int:number>/draw")
+@bp.post("/clubs/<slug>/nights/<int:night_id>/rounds/<int:number>/draw")
 def night_redraw(slug: str, night_id: int, number: int):
     """Draw round `number` again while no table has a deal: its games deleted, seated anew."""
     club, level = _runner(slug)
@@ -99,7 +100,7 @@ def night_redraw(slug: str, night_id: int, number: int):
     return redirect(url_for(".night", slug=slug, night_id=night_id, _anchor=f"round-{number}"))
 
 
-@bp.post("/<slug>/nights/<int:night_id>/finish")
+@bp.post("/clubs/<slug>/nights/<int:night_id>/finish")
 def night_finish(slug: str, night_id: int):
     """End the night once no table plays: no round is seated after it."""
     club, level = _runner(slug)
@@ -114,7 +115,7 @@ def night_finish(slug: str, night_id: int):
     return redirect(url_for(".night", slug=slug, night_id=night_id))
 
 
-@bp.post("/<slug>/nights/<int:night_id>/players")
+@bp.post("/clubs/<slug>/nights/<int:night_id>/players")
 def night_come(slug: str, night_id: int):
     """Someone come late (seated from the next round), or `leave`: someone gone early."""
     club, level = _runner(slug)
@@ -135,7 +136,7 @@ def night_come(slug: str, night_id: int):
     return redirect(url_for(".night", slug=slug, night_id=night_id, _anchor="players"))
 
 
-@bp.get("/<slug>/nights/<int:night_id>/board")
+@bp.get("/clubs/<slug>/nights/<int:night_id>/board")
 def night_board_page(slug: str, night_id: int):
     """The night board for the room: every table live, the standings, the next round; 304
     when nothing changed since the ETag sent (one query past the club's)."""
@@ -192,7 +193,7 @@ def _night_page(club: Club, found: Night, level: Level, problems: list[str] | No
 
 def _club(slug: str, needed: Level) -> tuple[Club, Level]:
     """The club and the visitor's level; a night's pages name its games' links, so no phone
-    keeps them, even in a public club (web/clubs/__init__.py keep_only_public_pages)."""
+    keeps them, even in a public club (web/club_pages.py keep_only_public_pages)."""
     club, level = club_or_404(slug, needed)
     g.public_club_page = False
     return club, level

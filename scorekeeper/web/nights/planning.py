@@ -10,12 +10,13 @@ from scorekeeper.plumbing.models import Club
 from scorekeeper.services import room_words
 from scorekeeper.services.nights import planning
 from scorekeeper.web.access import Level
-from scorekeeper.web.clubs import bp, club_or_404
-from scorekeeper.web.clubs.filters import SMALL_NUMBER
-from scorekeeper.web.clubs.forms import NightPlanForm
+from scorekeeper.web.club_pages import club_or_404
+from scorekeeper.web.forms import SMALL_NUMBER
+from scorekeeper.web.nights import bp
+from scorekeeper.web.nights.forms import NightPlanForm
 
 
-@bp.get("/<slug>/nights/plan")
+@bp.get("/clubs/<slug>/nights/plan")
 def night_plan(slug: str):
     """The members to tick, the tables and rounds; sent, tonight's seating below (or 422 with
     why not). A GET form: the same day and draw show the same plan on a reload."""
