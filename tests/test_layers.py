@@ -134,8 +134,8 @@ def test_a_blueprint_imports_no_other_blueprint(path):
 @pytest.mark.parametrize("path", files_of("web"), ids=lambda p: str(p.relative_to(PACKAGE / "web")))
 def test_a_view_reads_a_game_through_its_read_model(path):
     """Where a game stands and who deals come from services/game_view.py (`game_view(game)`):
-    no view replays a game (`progress_of`) or seats its dealer (`dealer_of`) itself."""
-    replaying = {"progress_of", "dealer_of"}
+    no view replays a game (`progress_of`) itself."""
+    replaying = {"progress_of"}
     found = []
     for node in ast.walk(parsed(path)):
         name = getattr(node, "attr", None) or getattr(node, "id", None)
