@@ -1,6 +1,6 @@
 """Mutation testing of the pure modules: how many of mutmut's mutants their own tests kill.
 
-    .venv/bin/pip install -e '.[mutation]'     # once: mutmut (this script installs nothing)
+    .venv/bin/pip install -e '.[test,mutation]'  # once: mutmut and the tests' needs
     .venv/bin/python bench/mutation.py [--survivors] [--keep] [--no-run] [--children 2]
     .venv/bin/python bench/mutation.py --smoke   # no mutmut: two mutants a module, made here
 

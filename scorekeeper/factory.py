@@ -185,6 +185,7 @@ def _template_globals(app: Flask) -> None:
     from scorekeeper.services.games import rules_called
     from scorekeeper.services.live import version_of
     from scorekeeper.services.names import SOMEONE
+    from scorekeeper.services.queue_words import QUEUE_WORDS
 
     app.jinja_env.globals.update(
         card_labels=terms.CARD_LABELS,
@@ -193,6 +194,10 @@ def _template_globals(app: Flask) -> None:
         melded_black_threes=terms.MELDED_BLACK_THREES,
         card_categories=terms.CARD_CATEGORIES,
         breakdown_lines=terms.BREAKDOWN_LINES,
+        breakdown_total=terms.BREAKDOWN_TOTAL,
+        # The queue's words the live corner says too: a game gone (deleted, or its link
+        # replaced), a side it cannot name, the link to the next game.
+        live_words={key: QUEUE_WORDS[key] for key in ("sent_404", "a_side", "open")},
         max_name=terms.MAX_NAME,
         deck_size=terms.DECK_SIZE,
         max_device_name=terms.MAX_DEVICE_NAME,

@@ -16,6 +16,8 @@
   // where something between the phone and the server followed the server's redirect for it
   // (a proxy, or a test's throttled link: Playwright's route.fetch). The server's link instead.
   var link = live.dataset.link;
+  // The queue's words this corner says too (services/queue_words.py), as the page states them.
+  var queueWords = JSON.parse(live.dataset.words || "{}");
   if (link && window.location.pathname.indexOf(link) !== 0 && window.history.replaceState) {
     window.history.replaceState(window.history.state, "", link);
   }
@@ -74,7 +76,7 @@
   hf.device = device;
 
   function sideNames() { return live.dataset.sides ? JSON.parse(live.dataset.sides) : []; }
-  function sideName(side) { return sideNames()[side] || "A side"; }
+  function sideName(side) { return sideNames()[side] || queueWords.a_side; }
   function myName() {
     var shown = document.querySelector("[data-me-name]");
     return store.getItem("hf-name") || (shown ? shown.textContent : "") || live.dataset.someone;
@@ -187,7 +189,7 @@
       var open = document.createElement("a");
       open.className = "button";
       open.href = next.url;
-      open.textContent = "Open it";
+      open.textContent = queueWords.open;
       el.appendChild(open);
     }
   }
@@ -285,7 +287,7 @@
         if (response.status === 404) {
           // Deleted, or its link replaced: asking again would only count as guessing links.
           gone = true;
-          status("This game is no longer on the server.");
+          status(queueWords.sent_404);
           return null;
         }
         if (response.status === 304 || !response.ok) { return null; }

@@ -44,7 +44,7 @@
         row.appendChild(el("td", signed(score[key])));
       });
       var foot = table.appendChild(el("tfoot")).appendChild(el("tr"));
-      foot.appendChild(el("th", "Deal total")).scope = "row";
+      foot.appendChild(el("th", stated.words.breakdown_total)).scope = "row";
       foot.appendChild(el("td", signed(score.total)));
     });
     result.warnings.forEach(function (w) { out.appendChild(el("p", w, "warning")); });

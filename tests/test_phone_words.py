@@ -18,8 +18,8 @@ import pytest
 from scorekeeper import rules as engine
 from scorekeeper.rules import sentences
 from scorekeeper.rules.sentences import SENTENCES
-from scorekeeper.rules.stated import stated
-from scorekeeper.rules.terms import MAX_FIGURE, POINTS_STEP
+from scorekeeper.rules.stated import stated, words
+from scorekeeper.rules.terms import BREAKDOWN_TOTAL, MAX_FIGURE, POINTS_STEP
 from scorekeeper.services.queue_words import QUEUE_WORDS
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
@@ -99,6 +99,40 @@ def test_no_script_holds_a_sentence_of_the_queue(path):
     """The deals waiting on the phone are spoken of in the server's words (queue_words.py)."""
     text = code_of(path)
     assert [words for words in QUEUE if words in text] == [], path.name
+
+
+def labels() -> set[str]:
+    """Every label of two words or more the server states to the phone (a breakdown's lines and
+    total, books, cards, figures, bonuses), and each whole sentence of the queue's."""
+    found: set[str] = set()
+
+    def walk(value: object) -> None:
+        if isinstance(value, str) and " " in value.strip():
+            found.add(value.strip())
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list | tuple):
+            for item in value:
+                walk(item)
+
+    walk(words())
+    walk(QUEUE_WORDS)
+    return found
+
+
+def test_the_labels_are_found_at_all():
+    """The check reads the stated labels: the breakdown's total line among them."""
+    assert {BREAKDOWN_TOTAL, "Red threes", "From the other team"} <= labels()
+    assert QUEUE_WORDS["sent_404"] in labels()
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+def test_no_script_holds_a_stated_label(path):
+    """A label the server states ("Deal total", "Red threes"), or a sentence of the queue's
+    ("This game is no longer on the server."), is read from what it states."""
+    text = code_of(path)
+    assert [label for label in sorted(labels()) if f'"{label}"' in text] == [], path.name
 
 
 @pytest.mark.parametrize("path", SCORER, ids=lambda p: p.name)

@@ -18,6 +18,7 @@ from .terms import (
     BOOK_LABELS,
     BOOK_SIZE,
     BREAKDOWN_LINES,
+    BREAKDOWN_TOTAL,
     CARD_CATEGORIES,
     CARD_LABELS,
     EXTRA_BONUSES,
@@ -50,6 +51,7 @@ def words() -> dict[str, Any]:
         "fields": dict(FIELD_LABELS),
         "bonuses": dict(EXTRA_BONUSES),
         "breakdown": [list(line) for line in BREAKDOWN_LINES],
+        "breakdown_total": BREAKDOWN_TOTAL,
     }
 
 

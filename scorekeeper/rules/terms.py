@@ -90,6 +90,8 @@ BREAKDOWN_LINES: tuple[tuple[str, str], ...] = (
     ("extras", "Extras"),
     ("moved", "From the other team"),
 )
+# The breakdown's last line: the deal's score, its lines added up.
+BREAKDOWN_TOTAL = "Deal total"
 
 # Cards in one standard deck: 52 and two jokers.
 DECK_SIZE = 54

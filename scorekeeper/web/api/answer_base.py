@@ -15,7 +15,7 @@ from pydantic.json_schema import models_json_schema
 # Where the document keeps its schemas: each model's is listed there under the model's name.
 REF_TEMPLATE = "#/components/schemas/{model}"
 # A schema of the document's that no answer model declares (the request side's Entry, the
-# engine's RuleSet and HouseRules): marked while pydantic writes, made a $ref after (`_tidied`),
+# engine's RuleSet and HouseRules): marked while pydantic writes, made a $ref after (`tidied`),
 # since pydantic follows every $ref it meets to a model of its own.
 ELSEWHERE = "x-elsewhere"
 # The types of a plain figure: one that may be null is written `type: [..., "null"]`.
@@ -64,7 +64,7 @@ def components(*models: type[Answer]) -> dict[str, dict[str, Any]]:
     _, generated = models_json_schema(
         [(model, "serialization") for model in models], ref_template=REF_TEMPLATE
     )
-    shown = {name: _tidied(schema) for name, schema in generated.get("$defs", {}).items()}
+    shown = {name: tidied(schema) for name, schema in generated.get("$defs", {}).items()}
     for schema in shown.values():
         if "description" in schema:
             # A model's description is its docstring: on one line, as the document writes it.
@@ -72,27 +72,42 @@ def components(*models: type[Answer]) -> dict[str, dict[str, Any]]:
     return shown
 
 
-def _tidied(schema: dict[str, Any]) -> dict[str, Any]:
-    """A generated schema as the document writes it: no titles or defaults (names a client
-    generator would make classes of), a nullable figure as `type: [..., "null"]`, and the
-    schemas declared elsewhere referred to."""
-    schema = {key: value for key, value in schema.items() if key not in ("title", "default")}
-    if schema.get("additionalProperties") is False:
-        # Forbidden to the code that builds an answer; a client reading one may meet more.
-        del schema["additionalProperties"]
+def tidied(
+    schema: Any,
+    answer: bool = True,
+    parts: dict[str, Any] | None = None,
+    named: dict[str, str] | None = None,
+) -> Any:
+    """A generated schema as the document writes it: no titles (names a client generator would
+    make classes of), an answer's defaults dropped and a request's null ones, a nullable figure
+    as `type: [..., "null"]`, the schemas declared elsewhere referred to. A request's model
+    (`named`, by pydantic's key) is referred to by its name, a part of one (`parts`) written
+    out in place."""
+    if isinstance(schema, list):
+        return [tidied(each, answer, parts, named) for each in schema]
+    if not isinstance(schema, dict):
+        return schema
+    again = {"answer": answer, "parts": parts, "named": named}
     if ELSEWHERE in schema:
-        schema["$ref"] = REF_TEMPLATE.format(model=schema.pop(ELSEWHERE))
-    for key in ("items", "additionalProperties"):
-        if isinstance(schema.get(key), dict):
-            schema[key] = _tidied(schema[key])
+        schema = {**schema, "$ref": REF_TEMPLATE.format(model=schema[ELSEWHERE])}
+        del schema[ELSEWHERE]
+    if not schema.get("$ref", "#").startswith("#"):
+        key, rest = schema["$ref"], {k: v for k, v in schema.items() if k != "$ref"}
+        inner = {"$ref": REF_TEMPLATE.format(model=named[key])} if key in named else parts[key]
+        return {**tidied(inner, **again), **tidied(rest, **again)}
+    shown = {
+        key: value if key in ("enum", "default", "required") else tidied(value, **again)
+        for key, value in schema.items()
+        if key != "title"
+        and not (key == "default" and (answer or value is None))
+        # Forbidden to the code that builds an answer; a client reading one may meet more.
+        and not (answer and key == "additionalProperties" and value is False)
+    }
     if "properties" in schema:
-        schema["properties"] = {name: _tidied(each) for name, each in schema["properties"].items()}
-    for key in ("anyOf", "oneOf", "allOf"):
-        if key in schema:
-            schema[key] = [_tidied(each) for each in schema[key]]
-    either = schema.get("anyOf", [])
+        shown["properties"] = {k: tidied(v, **again) for k, v in schema["properties"].items()}
+    either = shown.get("anyOf", [])
     if len(either) == 2 and either[1] == {"type": "null"} and either[0].get("type") in PLAIN:
         # A plain figure or null: one schema, as JSON Schema writes it.
-        (kind,) = schema.pop("anyOf")[:1]
-        schema = {**kind, "type": [kind["type"], "null"], **schema}
-    return schema
+        kind = shown.pop("anyOf")[0]
+        shown = {**kind, **shown, "type": [kind["type"], "null"]}
+    return shown

@@ -20,7 +20,7 @@ from pydantic.json_schema import models_json_schema
 from pydantic_core import PydanticCustomError
 
 from scorekeeper.rules import Refusal
-from scorekeeper.web.api.answer_base import ELSEWHERE
+from scorekeeper.web.api.answer_base import tidied
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -30,9 +30,6 @@ MOMENT = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?"
     r"([Zz]|[+-][0-9]{2}:[0-9]{2})"
 )
-
-# Where the document keeps its schemas.
-REF = "#/components/schemas/{}"
 
 
 class Strict(BaseModel):
@@ -191,50 +188,17 @@ def request_schemas(models: dict[str, type[BaseModel]]) -> dict[str, dict[str, A
     )
     parts = generated["$defs"]
     named = {model.__name__: name for name, model in models.items()}
-    return {named[key]: tidied(parts[key], parts, named) for key in named}
+    return {named[key]: tidied(parts[key], False, parts, named) for key in named}
 
 
 def query_parameters(model: type[BaseModel]) -> list[dict[str, Any]]:
     """A query model's figures as the document's parameters, each with its meaning."""
-    schema = tidied(model.model_json_schema(by_alias=True), {}, {})
+    schema = tidied(model.model_json_schema(by_alias=True), False, {}, {})
     shown = []
     for name, figure in schema["properties"].items():
         words = {"description": figure.pop("description")} if "description" in figure else {}
         needed = {"required": True} if name in schema.get("required", ()) else {}
         shown.append({"name": name, "in": "query", **needed, **words, "schema": figure})
-    return shown
-
-
-def tidied(schema: Any, parts: dict[str, Any], named: dict[str, str]) -> Any:
-    """A generated schema as the document writes it: no titles (names a client generator would
-    make classes of), no null defaults, a nullable figure as `type: [..., "null"]`, another
-    request model referred to by its name, and a part of one written out in place."""
-    if isinstance(schema, list):
-        return [tidied(each, parts, named) for each in schema]
-    if not isinstance(schema, dict):
-        return schema
-    schema = dict(schema)  # the generated schema is read, never changed
-    if ELSEWHERE in schema:  # a schema no request model declares (HouseRules)
-        schema["$ref"] = REF.format(schema.pop(ELSEWHERE))
-    if "$ref" in schema and not schema["$ref"].startswith("#"):
-        key = schema.pop("$ref")
-        if key in named:
-            inner = {"$ref": REF.format(named[key])}
-        else:
-            inner = tidied(parts[key], parts, named)
-        return {**inner, **tidied(schema, parts, named)}
-    shown = {
-        key: value if key in ("enum", "default", "required") else tidied(value, parts, named)
-        for key, value in schema.items()
-        if key != "title" and not (key == "default" and value is None)
-    }
-    if "properties" in schema:
-        shown["properties"] = {k: tidied(v, parts, named) for k, v in schema["properties"].items()}
-    either = shown.get("anyOf", [])
-    if len(either) == 2 and either[1] == {"type": "null"} and "type" in either[0]:
-        # A plain figure or null: one schema, as JSON Schema writes it.
-        kind = shown.pop("anyOf")[0]
-        shown = {**kind, **shown, "type": [kind["type"], "null"]}
     return shown
 
 
