@@ -195,6 +195,7 @@ def _template_globals(app: Flask) -> None:
         card_categories=terms.CARD_CATEGORIES,
         breakdown_lines=terms.BREAKDOWN_LINES,
         breakdown_total=terms.BREAKDOWN_TOTAL,
+        needed_to_open=terms.NEEDED_TO_OPEN,
         # The queue's words the live corner says too: a game gone (deleted, or its link
         # replaced), a side it cannot name, the link to the next game.
         live_words={key: QUEUE_WORDS[key] for key in ("sent_404", "a_side", "open")},

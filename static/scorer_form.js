@@ -31,7 +31,7 @@
       var score = result.scores[i];
       var table = lines.appendChild(el("table", "", "breakdown"));
       var caption = table.appendChild(el("caption", side.name + " "));
-      caption.appendChild(el("span", "(needed " + result.minimums[i] + " to open)", "quiet"));
+      caption.appendChild(el("span", stated.words.needed_to_open.replace("{minimum}", result.minimums[i]), "quiet"));
       var body = table.appendChild(el("tbody"));
       stated.words.breakdown.forEach(function (line) {
         var key = line[0];

@@ -24,6 +24,7 @@ from .terms import (
     EXTRA_BONUSES,
     FIELD_LABELS,
     MAX_FIGURE,
+    NEEDED_TO_OPEN,
     POINTS_STEP,
 )
 
@@ -52,6 +53,7 @@ def words() -> dict[str, Any]:
         "bonuses": dict(EXTRA_BONUSES),
         "breakdown": [list(line) for line in BREAKDOWN_LINES],
         "breakdown_total": BREAKDOWN_TOTAL,
+        "needed_to_open": NEEDED_TO_OPEN,
     }
 
 

@@ -92,6 +92,8 @@ BREAKDOWN_LINES: tuple[tuple[str, str], ...] = (
 )
 # The breakdown's last line: the deal's score, its lines added up.
 BREAKDOWN_TOTAL = "Deal total"
+# Beside a side's name over its breakdown: the opening minimum that applied to it in the deal.
+NEEDED_TO_OPEN = "(needed {minimum} to open)"
 
 # Cards in one standard deck: 52 and two jokers.
 DECK_SIZE = 54

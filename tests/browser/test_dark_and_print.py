@@ -1,7 +1,6 @@
-"""Night mode and paper: every page with the phone set dark, and the record pages printed.
+"""Night mode and paper: charts and the invitation with the phone set dark, and the record
+pages printed. (Every page set dark is checked in test_every_page.py.)
 
-- Night mode (`prefers-color-scheme: dark`): every page of test_every_page is really dark
-  (dark background, light text) and axe finds no violation, colour contrast included.
 - Charts in both themes: every line, marker, bar and label stands out from the page
   (3:1 for graphics, 4.5:1 for text), whatever the phone's setting.
 - Paper (`@media print`), from a light phone and a dark one: the scoreboard of a finished
@@ -16,31 +15,12 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from . import test_every_page as every
-from .conftest import QR_PIXELS, check_axe, open_phone
+from ._colours import COLOURS, contrast, luminance, rgb
+from .conftest import QR_PIXELS, open_phone
 
 pytestmark = pytest.mark.usefixtures("quick_hashing")
 
 PHONE = "small-375x667"
-
-# The colour a page is drawn in, the background behind an element (the nearest ancestor's
-# that is not transparent), and the root's colours, all as computed by the browser.
-COLOURS = """(sel) => {
-  const bg = (el) => {
-    for (; el; el = el.parentElement) {
-      const c = getComputedStyle(el).backgroundColor;
-      if (c !== "rgba(0, 0, 0, 0)" && c !== "transparent") return c;
-    }
-    return "rgb(255, 255, 255)";
-  };
-  return [...document.querySelectorAll(sel)]
-    .filter((el) => el.checkVisibility({ visibilityProperty: true }))
-    .map((el) => {
-      const s = getComputedStyle(el);
-      return { what: el.outerHTML.slice(0, 90), tag: el.tagName.toLowerCase(),
-               fill: s.fill, stroke: s.stroke, color: s.color, background: bg(el),
-               decoration: s.textDecorationLine };
-    });
-}"""
 
 # Elements that must not be printed: the phone's controls and the page's chrome.
 NOT_ON_PAPER = (
@@ -51,27 +31,6 @@ SHOWN = """(sel) => [...document.querySelectorAll(sel)]
   .filter((el) => el.checkVisibility({ visibilityProperty: true, opacityProperty: true })
     && el.getBoundingClientRect().width > 0)
   .map((el) => el.outerHTML.slice(0, 90))"""
-
-
-def rgb(css: str) -> tuple[float, float, float]:
-    """The channels (0-255) of a computed `rgb()`/`rgba()` colour."""
-    assert css.startswith("rgb"), css
-    return tuple(float(c) for c in css[css.index("(") + 1 : -1].split(",")[:3])
-
-
-def luminance(css: str) -> float:
-    """WCAG relative luminance."""
-    lin = [
-        c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-        for c in (v / 255 for v in rgb(css))
-    ]
-    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-
-
-def contrast(a: str, b: str) -> float:
-    """WCAG contrast ratio of two colours."""
-    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
 
 
 def open_dark(browser, live_server, scheme: str = "dark") -> Page:
@@ -114,20 +73,8 @@ def visit(page: Page, app, name: str) -> None:
 
 
 # ------------------------------------------------------------------------- night mode
-
-
-@pytest.mark.parametrize("name", list(every.PAGES))
-def test_every_page_at_night(dark_phone, app, name):
-    """Dark background, light text, and axe (colour contrast included) finds nothing."""
-    page = dark_phone
-    visit(page, app, name)
-    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
-    body = page.evaluate(COLOURS, "body")[0]
-    assert luminance(body["background"]) < 0.05, f"{name}: not dark: {body}"
-    assert contrast(body["color"], body["background"]) >= 7, f"{name}: {body}"
-    every.shot(page, f"dark-{name}")
-    page.evaluate(every.OPEN_ALL)
-    check_axe(page)
+# Every page at night (dark background, light text, axe with colour contrast) is checked in
+# test_every_page.py, on the small phone, after its light checks: the page set dark in place.
 
 
 CHARTS = {

@@ -1,4 +1,4 @@
-"""Every page on both phones: axe, labels, page weight, no sideways scroll; and at 200% text.
+"""Every page on both phones: axe, labels, page weight, no sideways scroll; at night; at 200% text.
 
 Each page is seeded with realistic data (a demo club, casual games before, during and after
 play), loaded with the browser cache off, and checked:
@@ -9,7 +9,9 @@ play), loaded with the browser cache off, and checked:
 - nothing is fetched from another host (the `phone` fixture fails on any such request);
 - a page that finds nothing (an old `/games/<id>` address, a wrong game link) answers 404;
 - the page is no wider than the phone (no sideways scrolling);
-- a screenshot is kept in test-artifacts/.
+- a screenshot is kept in test-artifacts/;
+- on the small phone, then set dark (night mode): a dark background, light text, and axe
+  (colour contrast included) finds nothing.
 
 The pages at 200% text are in test_large_text.py; the seeding, the visits, the list of pages
 and the checks in _every_page_world.py, _every_page_visits.py and _every_page_checks.py.
@@ -20,6 +22,8 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 import pytest
+
+from ._colours import COLOURS, contrast, luminance
 
 # Some are named here only for the tests that import them from test_every_page (their homes
 # are _every_page_world.py, _every_page_visits.py and _every_page_checks.py).
@@ -92,4 +96,23 @@ def test_every_page(phone, app, name):
     assert wide is None, f"details open: {wide}"
     unnamed = page.evaluate(UNNAMED_CONTROLS)
     assert unnamed == [], f"controls with no accessible name: {unnamed}"
+    check_axe(page)
+    if page.device == AT_NIGHT:
+        the_page_at_night(page, name)
+
+
+# The phone every page is also checked on set dark (night mode): the small one.
+AT_NIGHT = "small-375x667"
+
+
+def the_page_at_night(page, name: str) -> None:
+    """The page, its folds open, with the phone set dark: dark background, light text, and axe
+    (colour contrast included) finds nothing. The stylesheet's dark colours are media queries
+    alone (no script reads the setting), so the page is set dark where it is, not loaded again."""
+    page.emulate_media(color_scheme="dark")
+    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    body = page.evaluate(COLOURS, "body")[0]
+    assert luminance(body["background"]) < 0.05, f"{name}: not dark: {body}"
+    assert contrast(body["color"], body["background"]) >= 7, f"{name}: {body}"
+    shot(page, f"dark-{name}")
     check_axe(page)

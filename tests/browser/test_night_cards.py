@@ -15,8 +15,9 @@ import pytest
 from playwright.sync_api import expect
 
 from . import test_every_page as every
+from ._colours import luminance
 from .conftest import ORGANISER_PHONES, check_axe, open_phone
-from .test_dark_and_print import NOT_ON_PAPER, SHOWN, luminance
+from .test_dark_and_print import NOT_ON_PAPER, SHOWN
 
 pytestmark = pytest.mark.usefixtures("quick_hashing")
 

@@ -70,7 +70,10 @@ LIMIT = 10 * 1024
 # (rules/sentences.PHONE, its refusals, warnings and breakdown details), +817 bytes of the page
 # (31,895 measured before, 32,436 after), while the scorer's scripts lose their copies (-275)
 # and the form carries only the queue's words it says itself (queue_words.ON_THE_FORM): +550.
-CEILING = {"scoreboard": 17_800, "deal-entry": 18_000 + 12_600 + 1_400 + 550}
+# Then the live corner's words of the queue (a game gone from the server, a side it cannot name,
+# the next game's "Open it") stated by the page (data-words) rather than written in live.js:
+# 17,838 bytes measured, about 70 over the 17,767 above; the ceiling +50.
+CEILING = {"scoreboard": 17_800 + 50, "deal-entry": 18_000 + 12_600 + 1_400 + 550}
 DEMO_SLUG = "demo"
 REPEATED = re.compile(r"/live\?|/entering$")
 # In the page: resolved once the browser has drawn two more frames, so what was laid out before
