@@ -1,6 +1,6 @@
 """A larger room's round of rotating partners, rules that mutation testing found unpinned (issue
 41): who sits out when the rest could not all find a new partner, the season's sit-outs first
-among equals, and a round judged by what it leaves the next one.
+among equals, a round judged by what it leaves the next one, and tables of 6 before tables of 4.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 
 from scorekeeper.rules.rotating import _short_next, _who_sits_out, grid_of
+from scorekeeper.rules.tables import TeamTables, team_tables
 from scorekeeper.rules.tally import Tally
 
 SEEDS = range(12)
@@ -77,3 +78,11 @@ def test_a_round_leaving_one_without_a_new_partner_is_short_by_one_team(teams):
 def test_the_grid_keeps_pairs_of_two_counted_at_least_once():
     grid = grid_of({frozenset({"A"}): 1, pair("A", "B"): 2, pair("A", "C"): 0}, ["A", "B", "C"])
     assert grid == {"A": Counter({"B": 2}), "B": Counter({"A": 2}), "C": Counter()}
+
+
+@pytest.mark.parametrize(
+    ("teams", "sixes", "fours"), [(11, 3, 1), (14, 4, 1), (9, 3, 0), (10, 2, 2)]
+)
+def test_three_teams_a_table_take_as_many_tables_of_6_as_seat_everyone(teams, sixes, fours):
+    # 11 teams: 3 tables of 6 and 1 of 4, not 1 of 6 and 4 of 4, though both seat everyone.
+    assert team_tables(teams, 3) == TeamTables(sixes, fours)
