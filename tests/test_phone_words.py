@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -51,24 +52,26 @@ def words_of(templates: dict[str, str]) -> set[str]:
     return found
 
 
+def leaves(value: object) -> Iterator[object]:
+    """Every number and text in what the server states, through its objects and lists."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from leaves(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from leaves(item)
+    else:
+        yield value
+
+
 def rule_numbers() -> set[int]:
     """Every number the server states to the phone of any rule set: rules, deck, ceiling, step."""
-    found: set[int] = set()
-
-    def walk(value: object) -> None:
-        if isinstance(value, bool):
-            return
-        if isinstance(value, int):
-            found.add(abs(value))
-        elif isinstance(value, dict):
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, list | tuple):
-            for item in value:
-                walk(item)
-
-    for preset in engine.PRESETS.values():
-        walk({k: v for k, v in stated(preset).items() if k != "sentences"})
+    found = {
+        abs(leaf)
+        for preset in engine.PRESETS.values()
+        for leaf in leaves({k: v for k, v in stated(preset).items() if k != "sentences"})
+        if isinstance(leaf, int) and not isinstance(leaf, bool)
+    }
     # 0 and 1 are arithmetic's; 2 a pair (of teams: open books move between two).
     return found - {0, 1, 2}
 
@@ -104,21 +107,11 @@ def test_no_script_holds_a_sentence_of_the_queue(path):
 def labels() -> set[str]:
     """Every label of two words or more the server states to the phone (a breakdown's lines and
     total, books, cards, figures, bonuses), and each whole sentence of the queue's."""
-    found: set[str] = set()
-
-    def walk(value: object) -> None:
-        if isinstance(value, str) and " " in value.strip():
-            found.add(value.strip())
-        elif isinstance(value, dict):
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, list | tuple):
-            for item in value:
-                walk(item)
-
-    walk(words())
-    walk(QUEUE_WORDS)
-    return found
+    return {
+        leaf.strip()
+        for leaf in leaves([words(), QUEUE_WORDS])
+        if isinstance(leaf, str) and " " in leaf.strip()
+    }
 
 
 def test_the_labels_are_found_at_all():
