@@ -121,7 +121,14 @@
       var note = target.parentNode.querySelector("[data-refused-save]");
       if (note) { note.remove(); }
     }
+    // A field left after typing fires "change" with the figures "input" already scored: that
+    // is no change, and drawing the phone's breakdown again over the server's would move Save
+    // from under the finger that is tapping it.
+    var seen = null;
     function changed() {
+      var now = JSON.stringify(formPairs(form));
+      if (now === seen) { return; }
+      seen = now;
       differs = false;
       unsaid();
       score();

@@ -37,6 +37,10 @@ def browser():
         if os.environ.get("REQUIRE_BROWSER"):
             pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium")
         pytest.skip("Chromium not installed (apt-get install chromium) — browser tests skipped")
+    # An assertion passes the moment what it waits for is shown; only a failing one waits out
+    # its timeout. Playwright's 5 s is too little for a page on two busy cores (CI runs two
+    # Chromiums and two servers on two), so a slow page there is waited for, not failed.
+    playwright_api.expect.set_options(timeout=15_000)
     with playwright_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
         # Playwright's device table (viewport, user agent, touch) by name.

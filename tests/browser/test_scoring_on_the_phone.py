@@ -200,7 +200,11 @@ def test_where_the_phone_and_the_server_differ_the_servers_figures_stand(browser
     page = open_phone(browser, "small-375x667", live_server, service_workers="block")
 
     def other_rules(route) -> None:
-        # What the phone is told comes in the deal form itself (its form's data-stated).
+        # What the phone is told comes in the deal form itself (its form's data-stated); the
+        # deal saved goes to the server as it is.
+        if route.request.method != "GET":
+            route.continue_()
+            return
         html = route.fetch().text()
         told = re.search(r'data-stated="([^"]*)"', html)
         stated = json.loads(unescape(told.group(1)))
@@ -219,6 +223,36 @@ def test_where_the_phone_and_the_server_differ_the_servers_figures_stand(browser
     expect(page.locator("#breakdown")).to_contain_text("+3,520")
     expect(page.locator("#breakdown")).not_to_contain_text("999")
     check_axe(page)
+    # Save tapped straight from the figure typed saves the deal, as the server scores it.
+    expect(page.locator("#s0-melded_points")).to_be_focused()
+    page.get_by_role("button", name="Save deal 1").click()
+    expect(page.locator("#totals")).to_contain_text("3,520")
+    page.context.close()
+
+
+def test_a_line_sent_beside_the_servers_breakdown_reaches_the_server(browser, live_server):
+    """A side's line typed after another phone saved the deal: the server's breakdown stands in
+    for the phone's, and Send, tapped straight from the figure typed, is sent (and answered that
+    the deal was saved meanwhile) rather than lost to the phone's breakdown drawn again. On a
+    phone tall enough that the page is not scrolled: there nothing holds Send in place when what
+    is above it shrinks (scrolled, Chromium's scroll anchoring would)."""
+    page = open_phone(browser, "pixel-7", live_server)
+    start_game(page)
+    link = game_link(page)
+    page.goto(page.base + link + "/deals/next/0")
+    scoring(page)
+    other = page.context.new_page()
+    other.goto(page.base + link + "/deals/new")
+    other.get_by_label("Ann & Bob", exact=True).check()
+    other.locator("#s0-melded_points").fill("320")
+    other.get_by_role("button", name="Save deal 1").click()
+    expect(other.locator("#totals")).to_contain_text("3,520")
+    other.close()
+    page.get_by_label("Melded card points").fill("520")
+    expect(page.locator("#breakdown [data-differs]")).to_be_visible()
+    expect(page.get_by_label("Melded card points")).to_be_focused()
+    page.get_by_role("button", name="Send this line").click()
+    expect(page.get_by_role("heading", name="Deal 1 was saved meanwhile")).to_be_visible()
     page.context.close()
 
 
