@@ -78,10 +78,14 @@
 
   function scoreTheForm(hf, game, form, target) {
     var stated = null;
-    var base = null; // the game before this form's deal: saved deals, then those waiting here
+    // (Comments on lines of their own: compress.minify_js keeps one that follows code.)
+    // The game before this form's deal: saved deals, then those waiting here.
+    var base = null;
     var timer = null;
-    var refused = null; // what the phone refuses of the figures now on the form
-    var differs = false; // the server's breakdown shown in place of the phone's: the server judges
+    // What the phone refuses of the figures now on the form.
+    var refused = null;
+    // The server's breakdown shown in place of the phone's: the server judges.
+    var differs = false;
     var editing = /\/deals\/(\d+)\/edit$/.exec(window.location.pathname);
     var numbered = form.dataset.line ? null : form.querySelector("input[name=number]");
     function said(name, deal) { return ((stated.queue || {})[name] || "").replace("{deal}", deal); }
@@ -121,14 +125,7 @@
       var note = target.parentNode.querySelector("[data-refused-save]");
       if (note) { note.remove(); }
     }
-    // A field left after typing fires "change" with the figures "input" already scored: that
-    // is no change, and drawing the phone's breakdown again over the server's would move Save
-    // from under the finger that is tapping it.
-    var seen = null;
     function changed() {
-      var now = JSON.stringify(formPairs(form));
-      if (now === seen) { return; }
-      seen = now;
       differs = false;
       unsaid();
       score();
@@ -187,7 +184,9 @@
       stated = found;
       hf.scoring = true;
       form.addEventListener("input", changed);
-      form.addEventListener("change", changed);
+      // A person's "change" follows an "input" already scored (redrawn, Save would move from
+      // under the tap that left the field); a script's (comfort.js, offline.js) is news.
+      form.addEventListener("change", function (e) { e.isTrusted || changed(); });
       document.addEventListener("hf:waiting", ready);
       ready();
     }).catch(function () { if (hf.typed()) { hf.preview(); } });
