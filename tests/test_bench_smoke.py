@@ -99,7 +99,10 @@ SMOKE: dict[str, list[Smoke]] = {
     "page_floor.py": [Smoke((), r"total .* \(floor (under|over) the limit\)", browser=True)],
     "rating_arithmetic.py": [Smoke(("--games", "2", "--rounds", "1"), r"2 v 2 .*x")],
     "ratings_prediction.py": [
-        Smoke(("--members", "8", "--games", "20", "--seeds", "1"), r"log loss per game")
+        Smoke(
+            ("--members", "8", "--games", "20", "--train", "1", "--held", "2"),
+            r"all worlds: 10 held-out clubs",
+        )
     ],
     "refold.py": [
         Smoke(

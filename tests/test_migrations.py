@@ -13,6 +13,7 @@ from sqlalchemy import delete, select, update
 from scorekeeper import create_app
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Member, Night, NightPlayer, Player, RatingMark, Side
+from scorekeeper.rules import DealEntry
 from scorekeeper.services import accounts, clubs, games, names
 from scorekeeper.services.games import SideSetup
 
@@ -135,6 +136,36 @@ def test_migration_0026_squeezes_the_names_kept_before(databases, tmp_path, quic
             db.session.commit()
             again = games.start_game("classic", [SideSetup("A", ["Bob  Ray"]), SideSetup("B", [])])
             assert again.sides[0].players[0].name == "Bob Ray"
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def test_migration_0027_marks_each_club_that_rated_a_guest(databases, tmp_path, quick_hashing):
+    """Guests are rated by their name's key since 0027: a club with a guest's rating is marked
+    to fold again whole (its guests keyed anew); a club with none is left alone."""
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": databases.empty(tmp_path)})
+    try:
+        with app.app_context():
+            upgrade()
+            olga = accounts.register("olga", "violet-harbour-lantern")
+            clubs_made = [clubs.create_club(n, n.lower(), olga) for n in ("Tuesday", "Friday")]
+            for club, guest in zip(clubs_made, ("Zed", "Bob"), strict=True):
+                clubs.add_member(club, "Ann")
+                if club.slug == "friday":
+                    clubs.add_member(club, "Bob")  # a member: no guest's rating there
+                sides = [SideSetup("A", ["Ann"]), SideSetup("B", [guest])]
+                deal = [DealEntry.from_dict({"books": {"clean": 1}}, 0), DealEntry.from_dict({}, 1)]
+                games.record_game("club", sides, [deal] * 4, club=club)
+            db.session.execute(delete(RatingMark))
+            db.session.commit()
+            tuesday = clubs_made[0].id
+            downgrade(revision="0026")
+            upgrade()
+            db.session.remove()
+            marks = select(RatingMark.club_id, RatingMark.whole)
+            assert db.session.execute(marks).all() == [(tuesday, True)]
     finally:
         with app.app_context():
             db.session.remove()

@@ -39,8 +39,9 @@ def shown(rows: list[list[str]]) -> dict[str, str]:
 
 
 def cell(kept_: kept.Kept) -> str:
-    """A kept rating as its cell reads: '12.3 (40)', with a true minus."""
-    return f"{model.shown(kept_.skill):.1f} ({kept_.games})".replace("-", "−")
+    """A kept rating as its cell reads: '12.3 (40)', '2.4 (3, provisional)', a true minus."""
+    games = f"{kept_.games}, provisional" if model.provisional(kept_.games) else kept_.games
+    return f"{model.shown(kept_.skill):.1f} ({games})".replace("-", "−")
 
 
 def kept_of(app, scope: str) -> dict[str, kept.Kept]:
@@ -145,7 +146,7 @@ def test_the_season_filter_rates_within_the_season(app, client, tuesday8):
     new = model.NEW
     _, _, dan = (side[0] for side in model.rate([[new], [new], [new]], [700, 2000, -600]))
     ann = model.rate([[new], [dan]], [2200, 500])[0][0]
-    assert shown(rows)["Ann"] == f"{model.shown(ann):.1f} (1)".replace("-", "−")
+    assert shown(rows)["Ann"] == f"{model.shown(ann):.1f} (1, provisional)".replace("-", "−")
     season = kept_of(app, f"{kept.SEASON}{spring}")
     assert shown(rows) == {name: cell(k) for name, k in season.items()}
     # All seasons: Ann's four games give another figure.
@@ -163,11 +164,11 @@ def test_the_rule_set_filter_rates_within_the_rule_set(app, client, tuesday8):
     new = model.NEW
     won, lost = model.rate([[new, new], [new, new]], [3700, 600])
     assert shown(rows) == {
-        "Ann": f"{model.shown(won[0]):.1f} (1)",
-        "Cat": f"{model.shown(won[1]):.1f} (1)",
-        "Bob": f"{model.shown(lost[0]):.1f} (1)".replace("-", "−"),
+        "Ann": f"{model.shown(won[0]):.1f} (1, provisional)",
+        "Cat": f"{model.shown(won[1]):.1f} (1, provisional)",
+        "Bob": f"{model.shown(lost[0]):.1f} (1, provisional)".replace("-", "−"),
     }
-    assert shown(rows)["Ann"] == "2.4 (1)"
+    assert shown(rows)["Ann"] == "2.4 (1, provisional)"
     assert shown(rows)["Ann"] != cell(kept_of(app, kept.ALL)["Ann"])
     club_rows = rows_of(client, season="all", ruleset="club")
     assert shown(club_rows) == {n: cell(k) for n, k in kept_of(app, "rules:club").items()}
@@ -207,13 +208,18 @@ def test_the_csv_and_the_api_carry_the_rating(app, client, tuesday8):
         f"/api/v1/clubs/{SLUG}/standings", query_string={"from": "2024-03-01"}
     ).get_json()
     assert {(r["rating"], r["rated_games"]) for r in dated} == {(None, 0)}
-    # The members: each with their rating over every club game (none before a game).
+    # The members: each with their rating in the scope the standings show by default, the
+    # latest season to have started (Spring 2024), as the standings answer it (none before a
+    # game there).
     with app.app_context():
         clubs.add_member(clubs.club_by_slug(SLUG), "Zoe")
     members = client.get(f"/api/v1/clubs/{SLUG}/members").get_json()
     for member in members:
         matches("Member", member)
+    spring = kept_of(app, f"{kept.SEASON}{tuesday8.spring}")
     assert {m["name"]: (m["rating"], m["rated_games"]) for m in members} == {
-        **{n: (model.shown(k.skill), k.games) for n, k in expected.items()},
-        "Zoe": (None, 0),
+        **{n: (model.shown(k.skill), k.games) for n, k in spring.items()},
+        **{n: (None, 0) for n in ("Zoe", "Ann", "Bob", "Cat", "Dan", "Eve") if n not in spring},
     }
+    standing = client.get(f"/api/v1/clubs/{SLUG}/standings").get_json()
+    assert {r["rating_scope"] for r in standing} == {m["rating_scope"] for m in members}

@@ -31,6 +31,7 @@ from scorekeeper.plumbing.models import (
     Rating,
     Side,
 )
+from scorekeeper.services import clubs
 from scorekeeper.services.games.words import rules_called
 from scorekeeper.services.nights import results as night_results
 from scorekeeper.services.nights.board import Standing as NightStanding
@@ -45,6 +46,7 @@ from scorekeeper.services.standings_filters import chosen_rules as chosen_rules
 from scorekeeper.services.standings_filters import club_games as club_games
 from scorekeeper.services.standings_filters import rating_scope as rating_scope
 from scorekeeper.services.standings_filters import ruleset_choices as ruleset_choices
+from scorekeeper.services.standings_filters import scope_name as scope_name
 from scorekeeper.services.standings_filters import within as within
 from scorekeeper.services.standings_ranking import DEFAULT_SORT as DEFAULT_SORT
 from scorekeeper.services.standings_ranking import NIGHT_WINS_RULE as NIGHT_WINS_RULE
@@ -59,6 +61,14 @@ from scorekeeper.services.standings_ranking import sort_of as sort_of
 from scorekeeper.services.standings_ranking import unranked as unranked
 
 PAGE_SIZE = 50
+
+
+def this_season(club: Club, today: date, **chosen: Any) -> Filters:
+    """The filters meant where no season or dates are asked: this season
+    (`clubs.current_season`), or every game before the club has a season. The standings, a
+    member's page and the API's members and standings all start from here, so they show the
+    same scope of ratings."""
+    return Filters.for_season(clubs.current_season(club, today), **chosen)
 
 
 def standings(club: Club, filters: Filters, sort: str | None = None) -> list[Standing]:
@@ -121,7 +131,12 @@ def _rated(row: Any) -> Standing:
         return Standing(*figures)
     skill = model.Skill(mu, sigma)
     return Standing(
-        *figures, rating=model.shown(skill), rated_games=games, rating_exact=skill.ordinal
+        *figures,
+        rating=model.shown(skill),
+        rated_games=games,
+        rating_exact=skill.ordinal,
+        rating_mu=mu,
+        rating_sigma=sigma,
     )
 
 

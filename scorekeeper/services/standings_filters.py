@@ -99,6 +99,19 @@ def rating_scope(filters: Filters) -> str | None:
     return rules[0] if rules else kept.ALL
 
 
+def scope_name(club: Club, scope: str) -> str:
+    """A kept scope of ratings as a reader names it: "All seasons", "Spring 2026", a rule set."""
+    if scope.startswith(kept.SEASON):
+        found = [s.name for s in club.seasons if kept.season_scope(s) == scope]
+        return found[0] if found else scope
+    if scope.startswith(kept.RULES) and scope.removeprefix(kept.RULES) in PRESETS:
+        return PRESETS[scope.removeprefix(kept.RULES)].name
+    if scope.startswith(kept.SAVED):
+        found = [s.name for s in club.saved_rules if f"{kept.SAVED}{s.id}" == scope]
+        return found[0] if found else scope
+    return "All seasons"
+
+
 def ruleset_choices(club: Club | None = None) -> list[tuple[str, str]]:
     """(value, name) of every preset, then of the club's saved rule sets ("saved:<id>")."""
     presets = [(r.key, r.name) for r in PRESETS.values()]

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from scorekeeper.plumbing.models import Club
 from scorekeeper.rules import rounding
 from scorekeeper.rules.terms import MINUS
+from scorekeeper.services.ratings import model
 from scorekeeper.services.standings_filters import Filters, rating_scope
 
 
@@ -39,6 +40,14 @@ class Standing:
     rated_games: int = 0
     # The conservative figure unrounded: what the rating sort orders by.
     rating_exact: float | None = None
+    # The skill and its uncertainty the figure is made of (openskill's mu and sigma).
+    rating_mu: float | None = None
+    rating_sigma: float | None = None
+
+    @property
+    def provisional(self) -> bool:
+        """A rating on too few games to stand (`model.PROVISIONAL_GAMES`); no rating, no mark."""
+        return self.rating is not None and model.provisional(self.rated_games)
 
     @property
     def win_rate(self) -> float:
@@ -62,10 +71,12 @@ class Standing:
 
     @property
     def rating_cell(self) -> str:
-        """The Rating column's cell: "12.3 (40)", a true minus; "–" where none is kept."""
+        """The Rating column's cell: "12.3 (40)", "2.4 (3, provisional)", a true minus; "–"
+        where none is kept."""
         if self.rating is None:
             return "–"
-        return f"{self.rating:.1f} ({self.rated_games})".replace("-", MINUS)
+        games = f"{self.rated_games}, {PROVISIONAL}" if self.provisional else self.rated_games
+        return f"{self.rating:.1f} ({games})".replace("-", MINUS)
 
 
 SORTS = {
@@ -83,15 +94,27 @@ SORTS = {
     # Fewer red threes caught is better: the negative puts the fewest first.
     "red_threes_caught": ("Red threes caught", lambda s: -s.red_threes_caught),
     "special_books": ("Special books", lambda s: s.special_books),
-    # The conservative figure (mu less 3 sigmas); no rating kept, last.
-    "rating": ("Rating", lambda s: -math.inf if s.rating_exact is None else s.rating_exact),
+    # The conservative figure (mu less 3 sigmas), a provisional one after every other; no
+    # rating kept, last.
+    "rating": (
+        "Rating",
+        lambda s: (
+            (-1, -math.inf)
+            if s.rating_exact is None
+            else (0 if s.provisional else 1, s.rating_exact)
+        ),
+    ),
 }
 DEFAULT_SORT = "win_rate"
 
 # What the Rating column is, and where it is kept, as the standings page states them.
+# How a provisional rating is marked.
+PROVISIONAL = "provisional"
 RATING_RULE = (
     "Rating (OpenSkill): skill from who won, with and against whom; cautious, so few games "
-    "rank low. In brackets, the games behind it."
+    "rank low. In brackets, the games behind it. A rating on fewer than "
+    f"{model.PROVISIONAL_GAMES} games is {PROVISIONAL}: marked so, and sorted by rating it "
+    "comes after every rating that is not."
 )
 RATING_KEPT_RULE = (
     "Ratings are kept over all seasons, per season and per rule set, one at a time: with dates "
@@ -121,12 +144,10 @@ def sort_of(club: Club, filters: Filters, sort: str | None = None) -> str:
 def rank(rows: Sequence[Standing], sort: str, min_games: int) -> list[Standing]:
     """Sort by a figure, best first; equal figures share a rank; too few games, no rank."""
     key = SORTS.get(sort, SORTS[DEFAULT_SORT])[1]
-    ranked = sorted(
-        (r for r in rows if r.games >= min_games), key=lambda r: (-key(r), r.player.casefold())
-    )
-    unranked = sorted(
-        (r for r in rows if r.games < min_games), key=lambda r: (-key(r), r.player.casefold())
-    )
+    # By name, then (a stable sort, so the names stay in order among equals) best first.
+    by_name = sorted(rows, key=lambda r: r.player.casefold())
+    ranked = sorted((r for r in by_name if r.games >= min_games), key=key, reverse=True)
+    unranked = sorted((r for r in by_name if r.games < min_games), key=key, reverse=True)
     result: list[Standing] = []
     for position, row in enumerate(ranked, start=1):
         shared = result and key(result[-1]) == key(row)

@@ -13,10 +13,11 @@ import pytest
 from sqlalchemy import delete, event, select, update
 
 from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import Club, Rating, RatingStep
+from scorekeeper.plumbing.models import Club, Player, Rating, RatingStep
 from scorekeeper.services import clubs, deals, figures, games, recompute
 from scorekeeper.services.access import Level
 from scorekeeper.services.games import SideSetup
+from scorekeeper.services.names import name_key
 from scorekeeper.services.ratings import kept, model
 from scorekeeper.services.ratings.model import Skill
 
@@ -81,7 +82,10 @@ def stored(club: Club, scope: str = kept.ALL) -> dict[str, tuple[Skill, int]]:
     names = {m.id: m.name for m in club.members}
     found = {names[i]: (k.skill, k.games) for i, k in kept.ratings_of(club, scope).items()}
     guests = kept.ratings_of(club, scope, guests=True)
-    found.update({name: (k.skill, k.games) for name, k in guests.items()})
+    # A guest is rated by their name's key ("zed"); named here as they played ("Zed").
+    query = select(Player.name).where(Player.member_id.is_(None))
+    as_played = {name_key(name): name for name in db.session.scalars(query)}
+    found.update({as_played.get(key, key): (k.skill, k.games) for key, k in guests.items()})
     return found
 
 

@@ -94,13 +94,14 @@ def test_updating_words_only_while_a_change_waits_to_be_folded(four):
 
 def test_the_fold_reads_the_club_games_in_order_with_their_sides_and_players(four):
     later = play(four, [["Ann"], ["Cat"]], 1, played_on=DAY + timedelta(days=1))
+    # The guest Zed, rated by his name's key (`names.name_key`), as names are told apart.
     first = play(four, [["Bob", "Zed"], ["Cat", "Dan"]], 0, played_on=DAY)
     play(None, [["Ann"], ["Cat"]])  # a casual game: not the club's
     found = played_games([Game.club_id == four.id])
     assert [g.id for g in found] == [first.id, later.id]  # the order of play, not of entry
     ids = {m.name: m.id for m in four.members}
     assert [[s.players for s in g.sides] for g in found] == [
-        [[(ids["Bob"], None), (None, "Zed")], [(ids["Cat"], None), (ids["Dan"], None)]],
+        [[(ids["Bob"], None), (None, "zed")], [(ids["Cat"], None), (ids["Dan"], None)]],
         [[(ids["Ann"], None)], [(ids["Cat"], None)]],
     ]
     assert [[s.final_total for s in g.sides] for g in found] == [

@@ -37,6 +37,13 @@ Z = 3.0
 # Hand and Foot table and still quick, while 16 in sides of 4 would be 2.6 million.
 MOST_TO_BALANCE = 12
 
+# A rating is provisional until it stands on this many games in its scope: it is shown, marked,
+# and a sort by rating lists it after every rating that is not. Why 10: a newcomer's
+# uncertainty (sigma) starts at 8.3; after 10 games among regulars it is about 5.6, a third
+# less, and the figure shown has risen from 0 to where a game moves it by about a point; before
+# that, one lucky night decides where they stand (docs/RATINGS.md, "Provisional ratings").
+PROVISIONAL_GAMES = 10
+
 # A side's chance before a game is weighed with a wider performance spread than the ratings are
 # folded with. With the ratings' own (BETA) the chances were far too sure for a card game: in
 # the simulated clubs of `bench/ratings_prediction.py` (a player's night varying twice as much
@@ -181,6 +188,16 @@ def balanced(
             best, best_gap = partition, gap
     assert best is not None  # at least one partition exists for a valid count
     return [[names[i] for i in side] for side in best]
+
+
+def provisional(games: int) -> bool:
+    """Whether a rating on this many games is still provisional (`PROVISIONAL_GAMES`)."""
+    return games < PROVISIONAL_GAMES
+
+
+def games_to_go(games: int) -> int:
+    """How many more games a rating on this many games needs to stop being provisional."""
+    return max(PROVISIONAL_GAMES - games, 0)
 
 
 def shown(skill: Skill) -> float:

@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Player, Side
+from scorekeeper.services.names import name_key
 from scorekeeper.services.ratings.scopes import COUNTED, ORDER, Who
 
 # Games whose sides are read in one query: an IN list well inside both databases' limits.
@@ -79,4 +80,6 @@ def _add_sides(games: list[Played]) -> None:
         .order_by(Player.side_id, Player.position)
     )
     for side_id, member_id, name in db.session.execute(query):
-        sides[side_id].players.append((member_id, None) if member_id is not None else (None, name))
+        # As `scopes._who` rates a player: a guest by their name's key ("Zed" and "zed" one).
+        who = (member_id, None) if member_id is not None else (None, name_key(name))
+        sides[side_id].players.append(who)

@@ -10,10 +10,11 @@ from datetime import date
 from sqlalchemy import select
 
 from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import Game, Member, Rating
+from scorekeeper.plumbing.models import Club, Game, Member, Rating
 from scorekeeper.services.ratings import kept, model
 from scorekeeper.services.ratings.kept import Kept
 from scorekeeper.services.ratings.model import Skill
+from scorekeeper.services.standings_filters import scope_name
 
 # The games a member page draws, newest last: as many as its list of results (`results_of`).
 MOST_POINTS = 200
@@ -25,9 +26,41 @@ UPDATING = (
 )
 
 
+def provisional_words(found: Kept | None) -> str | None:
+    """What a member's page says of a provisional rating: how many more games it takes; None
+    for a rating that stands, or none."""
+    if found is None or not model.provisional(found.games):
+        return None
+    more = model.games_to_go(found.games)
+    return (
+        f"Provisional: {more} more game{'s' if more != 1 else ''} and it stands (a rating "
+        f"stands on {model.PROVISIONAL_GAMES} games; until then the standings sorted by rating "
+        "list it after those that do)."
+    )
+
+
+def scope_words(club: Club, scope: str) -> str:
+    """Which games a shown rating is kept over, as the standings and a member's page say it."""
+    return f"Ratings kept over: {scope_name(club, scope)}."
+
+
 def updating_words(club_id: int) -> str | None:
     """The "Ratings updating" words while the club has changes not yet folded, else None."""
     return UPDATING if kept.updating(club_id) else None
+
+
+@dataclass(frozen=True)
+class Scoped:
+    """The members' ratings kept in one scope, the scope, and its name as the pages say it."""
+
+    scope: str
+    name: str
+    ratings: dict[int, Kept]
+
+
+def in_scope(club: Club, scope: str) -> Scoped:
+    """The members' ratings kept in a scope, and its name: one query."""
+    return Scoped(scope, scope_name(club, scope), kept.ratings_of(club, scope))
 
 
 def rating_of(member: Member, scope: str = kept.ALL) -> Kept | None:

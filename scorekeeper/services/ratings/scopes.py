@@ -18,6 +18,7 @@ from sqlalchemy.orm import selectinload
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Season, Side
+from scorekeeper.services.names import name_key
 from scorekeeper.services.ratings.model import Skill
 
 ALL = "all"
@@ -106,9 +107,10 @@ def _in_order(conditions: list[Any], skip: int = 0) -> list[Game]:
 
 
 def _who(player: Any) -> Who:
-    """Who a player is rated as: a member by id, a guest by the name played under."""
+    """Who a player is rated as: a member by id, a guest by the name played under, told apart
+    as names are everywhere (`names.name_key`: "Zed" and "zed" are one guest)."""
     if player.member_id is not None:
         return (player.member_id, None)
     if player.member is not None:
         return (player.member.id, None)
-    return (None, player.name)
+    return (None, name_key(player.name))

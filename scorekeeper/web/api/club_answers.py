@@ -8,6 +8,9 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, computed_field
 
 from scorekeeper.services.nights import ranking as night_ranking
+from scorekeeper.services.ratings import model
+from scorekeeper.services.ratings.kept import Kept
+from scorekeeper.services.ratings.model import PROVISIONAL_GAMES
 from scorekeeper.web.api.answer_base import Answer, components, declared
 from scorekeeper.web.api.answers import GAME_KEY, Preset
 
@@ -19,6 +22,32 @@ RATING = (
     "nights' games only) or no game rated the member"
 )
 RATED_GAMES = "The games behind the rating (0 where it is null)"
+PROVISIONAL = (
+    f"The rating stands on fewer than {PROVISIONAL_GAMES} games (provisional: the standings "
+    "sorted by rating list it after every rating that is not); false where the rating is null"
+)
+MU = "The skill the rating is figured from (OpenSkill's mu; the rating is mu less 3 sigmas)"
+SIGMA = "How unsure that skill is (OpenSkill's sigma)"
+SCOPE = (
+    "Which games the ratings are kept over: all, season:<id>, rules:<preset>, saved:<id>; the "
+    "standings' and the members' answers default alike (this season, where the club has one); "
+    "null where no rating is kept for the filters"
+)
+SCOPE_NAME = "That scope as the pages name it: All seasons, the season's or the rule set's name"
+
+
+class Rated(Answer):
+    """A member's rating within a scope, and what it is made of"""
+
+    rating: float | None = Field(description=RATING)
+    rated_games: int = Field(description=RATED_GAMES)
+    provisional: bool = Field(description=PROVISIONAL)
+    mu: float | None = Field(description=MU)
+    sigma: float | None = Field(description=SIGMA)
+    rating_scope: str | None = Field(description=SCOPE)
+    rating_scope_name: str | None = Field(description=SCOPE_NAME)
+
+
 TITLE = "Ann & Bob v Cat & Dan"
 
 
@@ -37,22 +66,39 @@ class SavedRules(Answer):
     )
 
 
-class Member(Answer):
-    """A member of a club"""
+def rated_in(found: Kept | None, scope: str, name: str) -> dict[str, Any]:
+    """A `Rated`'s fields from a kept rating (None: not yet rated in the scope)."""
+    if found is None:
+        figures: dict[str, Any] = {"rating": None, "rated_games": 0, "provisional": False}
+        return {
+            **figures,
+            "mu": None,
+            "sigma": None,
+            "rating_scope": scope,
+            "rating_scope_name": name,
+        }
+    return {
+        "rating": model.shown(found.skill),
+        "rated_games": found.games,
+        "provisional": model.provisional(found.games),
+        "mu": found.skill.mu,
+        "sigma": found.skill.sigma,
+        "rating_scope": scope,
+        "rating_scope_name": name,
+    }
+
+
+class Member(Rated):
+    """A member of a club, and their rating in the scope the standings show by default"""
 
     id: int = Field(description="What a new night's `members` lists")
     name: str
     archived: bool = Field(
         description="Archived: kept in the club's records, not seated at a night"
     )
-    rating: float | None = Field(
-        description="The member's rating over every club game (as the standings show it over "
-        "all seasons); null before their first rated game"
-    )
-    rated_games: int = Field(description=RATED_GAMES)
 
 
-class Standing(Answer):
+class Standing(Rated):
     """A member's line of the club's standings"""
 
     player: str
@@ -67,8 +113,6 @@ class Standing(Answer):
     average_per_deal: float = Field(description="To one decimal, halves up")
     total_points: int
     rank: int | None
-    rating: float | None = Field(description=RATING)
-    rated_games: int = Field(description=RATED_GAMES)
 
 
 # --- a club night (issue 29) -----------------------------------------------------------------

@@ -47,6 +47,8 @@ def club_standings(slug: str):
     at nights), `sort` (else the club's own); as the page shows, ratings within the filters."""
     club = _club_to_read(slug)
     chosen = _standings_filters(club)
+    scope = standings.rating_scope(chosen)
+    named = standings.scope_name(club, scope) if scope is not None else None
     return answered(
         [
             Standing(
@@ -62,6 +64,11 @@ def club_standings(slug: str):
                 rank=row.rank,
                 rating=row.rating,
                 rated_games=row.rated_games,
+                provisional=row.provisional,
+                mu=row.rating_mu,
+                sigma=row.rating_sigma,
+                rating_scope=scope,
+                rating_scope_name=named,
             )
             for row in standings.standings(club, chosen, _query("sort"))
         ]
@@ -146,9 +153,7 @@ def _standings_filters(club: Club) -> standings.Filters:
             _reject("season", f"No season '{season}' in this club.")
         return standings.Filters.for_season(chosen_season, **chosen)
     if season is None and start is None and end is None:
-        return standings.Filters.for_season(
-            clubs.current_season(club, datetime.now(UTC).date()), **chosen
-        )
+        return standings.this_season(club, datetime.now(UTC).date(), **chosen)
     return standings.Filters(start, end, **chosen)
 
 

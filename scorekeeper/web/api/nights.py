@@ -9,18 +9,21 @@ that needs the table link is: 404 in a private club, 403 in a public one.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from flask import abort, request, url_for
 
 from scorekeeper.plumbing.models import Club, Night, SavedRules
 from scorekeeper.rules import Refusal
-from scorekeeper.services import clubs
+from scorekeeper.services import clubs, standings
 from scorekeeper.services.access import may_run_nights
 from scorekeeper.services.members import split_names
 from scorekeeper.services.nights import play as night_play
-from scorekeeper.services.ratings import kept, model
+from scorekeeper.services.ratings import kept
+from scorekeeper.services.ratings import reading as ratings
 from scorekeeper.web.access import Level, refuse, require
 from scorekeeper.web.api.answer_base import answered
-from scorekeeper.web.api.club_answers import Member
+from scorekeeper.web.api.club_answers import Member, rated_in
 from scorekeeper.web.api.club_requests import (
     NIGHT_BODY,
     SEAT_BODY,
@@ -82,15 +85,16 @@ def club_members(slug: str):
     """The club's members with their ids, which a new night's `members` lists; who may see
     them as the members page (its member pages are addressed by the same ids)."""
     club, _ = _club(slug, Level.READ)
-    rated = kept.ratings_of(club)  # over every club game: one query
+    # In the scope the standings show by default (this season, where there is one): one query.
+    shown = standings.rating_scope(standings.this_season(club, datetime.now(UTC).date()))
+    rated = ratings.in_scope(club, shown or kept.ALL)
     return answered(
         [
             Member(
                 id=m.id,
                 name=m.name,
                 archived=m.archived,
-                rating=model.shown(rated[m.id].skill) if m.id in rated else None,
-                rated_games=rated[m.id].games if m.id in rated else 0,
+                **rated_in(rated.ratings.get(m.id), rated.scope, rated.name),
             )
             for m in club.members
         ]

@@ -21,18 +21,15 @@ def filters(club: Club) -> tuple[StandingsFilter, club_standings.Filters]:
     ]
     form.ruleset.choices = [("", "Every rule set")] + club_standings.ruleset_choices(club)
     form.validate()
-    chosen = form.season.data or ""
-    if chosen == "all" or form.start.data or form.end.data:
-        season = None
-    elif SMALL_NUMBER.fullmatch(chosen):
-        season = clubs.season(club, int(chosen))
-    else:
-        season = clubs.current_season(club, datetime.now(UTC).date())
+    season = form.season.data or ""
     ruleset, saved_rules_id = club_standings.chosen_rules(club, form.ruleset.data)
     player = request.args.get("player", "")
     member_id = int(player) if SMALL_NUMBER.fullmatch(player) else None
     chosen = {"ruleset": ruleset, "member_id": member_id, "saved_rules_id": saved_rules_id}
     chosen["at_nights"] = form.games.data == AT_NIGHTS and not form.games.errors
-    if season is not None:
-        return form, club_standings.Filters.for_season(season, **chosen)
-    return form, club_standings.Filters(form.start.data, form.end.data, **chosen)
+    if season == "all" or form.start.data or form.end.data:
+        return form, club_standings.Filters(form.start.data, form.end.data, **chosen)
+    if SMALL_NUMBER.fullmatch(season):
+        return form, club_standings.Filters.for_season(clubs.season(club, int(season)), **chosen)
+    # Nothing asked: this season, as the API's standings and members answer it.
+    return form, club_standings.this_season(club, datetime.now(UTC).date(), **chosen)

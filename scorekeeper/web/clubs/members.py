@@ -141,6 +141,8 @@ def _member_page(club: Club, level: Level, target: Member, rename: RenameForm):
         table=table,
         course=course,
         rating_now=svg_charts.fmt(course.shown, 1) if course and course.now else None,
+        provisional=ratings.provisional_words(course.now) if course else None,
+        rating_scope=ratings.scope_words(club, scope) if scope is not None else None,
         rating_chart=charts.rating_chart(target, course) if course else None,
         ratings_updating=ratings.updating_words(club.id),
         played=clubs.games_of_member(target),

@@ -20,6 +20,7 @@ def standings(slug: str):
     # No sort asked (or an unknown one): the club's own choice, from its settings.
     sort = club_standings.sort_of(club, chosen, request.args.get("sort"))
     rows = club_standings.standings(club, chosen, sort)
+    scope = club_standings.rating_scope(chosen)
     return render_template(
         "clubs/standings.html",
         club=club,
@@ -29,7 +30,8 @@ def standings(slug: str):
         unranked=club_standings.unranked(club, rows),
         sort=sort,
         sorts=club_standings.SORTS,
-        rated=club_standings.rating_scope(chosen) is not None,
+        rated=scope is not None,
+        rating_scope=ratings.scope_words(club, scope) if scope is not None else None,
         rating_rule=club_standings.RATING_RULE,
         rating_kept_rule=club_standings.RATING_KEPT_RULE,
         ratings_updating=ratings.updating_words(club.id),
