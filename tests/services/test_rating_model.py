@@ -17,11 +17,15 @@ import pytest
 
 from scorekeeper.services.ratings.model import (
     BETA,
+    MOST_TO_BALANCE,
     NEW,
+    PROVISIONAL_GAMES,
     Skill,
     balanced,
     chances,
+    games_to_go,
     places,
+    provisional,
     rate,
     shown,
 )
@@ -326,3 +330,64 @@ def test_shown_is_the_ordinal_to_one_decimal():
     assert shown(Skill(27.44, 1.0)) == 24.4
     assert shown(Skill(10.0, 5.0)) == -5.0
     assert str(shown(Skill(25.0, 25.0 / 3.0 + 1e-9))) == "0.0"  # never "-0.0"
+
+
+def test_a_rating_is_provisional_below_the_games_the_rule_needs():
+    needed = PROVISIONAL_GAMES
+    assert needed == 10  # the rule's number, as docs/RATINGS.md and the pages say it
+    assert [provisional(games) for games in (0, 1, needed - 1, needed, needed + 5)] == [
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]
+    assert [games_to_go(games) for games in (0, 3, needed - 1, needed, needed + 5)] == [
+        needed,
+        needed - 3,
+        1,
+        0,
+        0,
+    ]
+
+
+def test_balanced_singles_are_sides_of_one():
+    """Sides of one player are balanced too (a side of 0 is refused, one of 1 is not)."""
+    players = [("Ann", Skill(30.0, 2.0)), ("Bob", Skill(20.0, 2.0))]
+    assert balanced(players, team_size=1, teams=2) == [["Ann"], ["Bob"]]
+    three = [(n, Skill(25.0, 2.0)) for n in ("Ann", "Bob", "Cy")]
+    assert balanced(three, team_size=1, teams=3) == [["Ann"], ["Bob"], ["Cy"]]
+
+
+def test_balanced_takes_as_many_players_as_it_may():
+    """12 players, the most it weighs, are balanced; 13 (sides of one) are refused."""
+    players = [(f"p{i}", Skill(15.0 + i, 2.0)) for i in range(12)]
+    sides = balanced(players, team_size=6, teams=2)
+    assert sorted(n for side in sides for n in side) == sorted(n for n, _ in players)
+    assert len(players) == MOST_TO_BALANCE
+    with pytest.raises(ValueError, match="at most 12 players; 13 given"):
+        balanced([*players, ("p12", NEW)], team_size=1, teams=13)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_balanced_three_sides_are_nearest_a_third_of_every_seating(seed):
+    """Of every way to seat 6 players as 3 sides of 2, the one chosen has its side furthest from
+    a third's chance nearest a third: not the one whose weakest side is strongest, nor whose
+    strongest is weakest (which agree with it for two sides, not for three)."""
+    rng = random.Random(seed)
+    players = [(f"m{i}", Skill(rng.uniform(10, 40), rng.uniform(1, 8))) for i in range(6)]
+    skill = dict(players)
+
+    def furthest(sides: list[list[str]]) -> float:
+        return max(abs(p - 1 / 3) for p in chances([[skill[n] for n in s] for s in sides]))
+
+    names = [n for n, _ in players]
+    every = []
+    for mate in names[1:]:
+        rest = [n for n in names[1:] if n != mate]
+        for other in rest[1:]:
+            last = [n for n in rest[1:] if n != other]
+            every.append([[names[0], mate], [rest[0], other], last])
+    assert len(every) == 15
+    chosen = balanced(players, team_size=2, teams=3)
+    assert furthest(chosen) <= min(furthest(sides) for sides in every) + 1e-12
