@@ -54,8 +54,9 @@ def _luck(world: str, rng: random.Random, night_sd: float) -> float:
     return rng.gauss(0.0, night_sd)
 
 
-def club(world: str, seed: int, members: int, games: int) -> Iterator[Game]:
-    """A club's season of `games` games in `world`, in the order they were played."""
+def club(world: str, seed: int, members: int, games: int, base: int = BASE) -> Iterator[Game]:
+    """A club's season of `games` games in `world`, in the order they were played; a side's
+    total `base` plus its night (a lower base: the same margins, smaller totals)."""
     if world not in WORLDS:
         raise SystemExit(f"unknown world {world!r}: {', '.join(WORLDS)}")
     # The world's name in the seed: each world's clubs are its own, not the others' relabelled.
@@ -88,5 +89,5 @@ def club(world: str, seed: int, members: int, games: int) -> Iterator[Game]:
                 if pair not in synergy:
                     synergy[pair] = rng.gauss(0.0, SYNERGY)
                 night += synergy[pair]
-            totals.append(round(BASE + POINTS * night))
+            totals.append(round(base + POINTS * night))
         yield Game(sides, totals)

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/ratings_prediction.py [--members 24] [--games 400]
         [--train 3] [--held 8] [--worlds additive,synergy,nightly,improving,heavy]
+        [--base 10000] [--held-base N]
 
 Issue 42. Simulated clubs (`bench/_ratings_worlds.py`) in five worlds, four of them not the
 rating's own model: partner synergy, luck that varies by night, players who improve over a
@@ -37,7 +38,7 @@ from bench._ratings_scores import (  # noqa: E402
     interval,
     reliability,
 )
-from bench._ratings_worlds import WORLDS, Game, club  # noqa: E402
+from bench._ratings_worlds import BASE, POINTS, WORLDS, Game, club  # noqa: E402
 from scorekeeper.services.ratings.model import CHANCE_BETA  # noqa: E402
 
 KEPT = "order"
@@ -64,12 +65,12 @@ def called(family: Family, fold: object, calls: tuple, games: list[Game]) -> lis
     return scores
 
 
-def train(worlds: list[str], seeds: int, members: int, length: int) -> dict[str, tuple]:
+def train(worlds: list[str], seeds: int, members: int, length: int, base: int) -> dict[str, tuple]:
     """Each family's (fold, call) with the lowest log loss over the training clubs; printed."""
     loss: dict[tuple[str, object, object], list[float]] = defaultdict(lambda: [0.0, 0])
     for world in worlds:
         for seed in range(1, seeds + 1):
-            games = list(club(world, seed, members, length))
+            games = list(club(world, seed, members, length, base))
             for family in FAMILIES:
                 for fold in family.folds:
                     for call, score in zip(
@@ -92,13 +93,13 @@ def train(worlds: list[str], seeds: int, members: int, length: int) -> dict[str,
 
 
 def held_out(
-    worlds: list[str], seeds: int, members: int, length: int, chosen: dict[str, tuple]
+    worlds: list[str], seeds: int, members: int, length: int, base: int, chosen: dict[str, tuple]
 ) -> dict[str, dict[str, list[Score]]]:
     """By world, by family: a Score for each held-out club, called with the chosen values."""
     found: dict[str, dict[str, list[Score]]] = {w: defaultdict(list) for w in worlds}
     for world in worlds:
         for seed in range(HELD_FROM, HELD_FROM + seeds):
-            games = list(club(world, seed, members, length))
+            games = list(club(world, seed, members, length, base))
             for family in FAMILIES:
                 fold, call = chosen[family.name]
                 found[world][family.name].append(called(family, fold, (call,), games)[0])
@@ -139,14 +140,20 @@ def main() -> None:
     parser.add_argument("--train", type=int, default=3, help="training clubs of each world")
     parser.add_argument("--held", type=int, default=8, help="held-out clubs of each world")
     parser.add_argument("--worlds", default=",".join(WORLDS), help="the worlds simulated")
+    parser.add_argument("--base", type=int, default=BASE, help="a side's total less its night")
+    parser.add_argument(
+        "--held-base", type=int, help="the held-out clubs' base, if not --base (other rules)"
+    )
     args = parser.parse_args()
     worlds = args.worlds.split(",")
     started = time.perf_counter()
     print(
         f"clubs of {args.members} members, {args.games} games a season; worlds: {', '.join(worlds)}"
     )
-    chosen = train(worlds, args.train, args.members, args.games)
-    found = held_out(worlds, args.held, args.members, args.games, chosen)
+    held_base = args.base if args.held_base is None else args.held_base
+    print(f"a side's total: {args.base:,} (held out: {held_base:,}) and {POINTS} a skill unit")
+    chosen = train(worlds, args.train, args.members, args.games, args.base)
+    found = held_out(worlds, args.held, args.members, args.games, held_base, chosen)
     everything: dict[str, list[Score]] = defaultdict(list)
     for world in worlds:
         print("\n".join(table(world, found[world])))

@@ -7,7 +7,10 @@ of the library that changed a default could not change every club's ratings unno
 
 A game is rated by who finished where, not by how much: Hand and Foot totals depend on the
 rules (a four-deal classic game against a ten-thousand game), so a margin would weigh games by
-their rules rather than by the play. Equal totals are a tie and share a place.
+their rules rather than by the play. Measured (issue 42, docs/RATINGS.md): a rating learnt from
+the margin called games better on clubs whose totals were the size it was tuned on, and worse
+than calling them even where another rule set's totals were smaller. Equal totals are a tie
+and share a place.
 """
 
 from __future__ import annotations
