@@ -5,7 +5,9 @@ mu and sigma; guests are told apart as names are ("Zed" and "zed" are one guest)
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime
+from html import unescape
 
 import pytest
 from _club_support import table
@@ -13,7 +15,7 @@ from _club_support import table
 from scorekeeper.plumbing.db import db
 from scorekeeper.services import clubs, games
 from scorekeeper.services.games import SideSetup
-from scorekeeper.services.ratings import kept, model
+from scorekeeper.services.ratings import kept, model, reading
 
 from ._support import NOTHING, ONE_CLEAN, entries
 
@@ -108,3 +110,29 @@ def test_guests_are_told_apart_as_names_are(club, regulars):
     guests = kept.ratings_of(club, guests=True)
     assert list(guests) == ["zed guest"]
     assert guests["zed guest"].games == 2
+
+
+def test_partners_who_always_played_together_are_not_yet_told_apart(club, client, regulars):
+    """Cat and Dan played every game together: each page says so; Ann played with Bob and with
+    Zed, so hers does not; Bob played with Ann alone."""
+    ids = {m.name: m.id for m in club.members}
+
+    def said(name: str) -> str | None:
+        page = client.get(f"/clubs/{SLUG}/members/{ids[name]}", query_string={"season": "all"})
+        found = re.search(r'<p class="hint" id="not-separable">([^<]*)</p>', page.text)
+        return unescape(found.group(1)) if found else None
+
+    assert said("Cat") == reading.separable_words("Dan")
+    assert said("Dan").startswith("Not yet told apart from Cat: every rated game here was with")
+    assert said("Bob") == reading.separable_words("Ann")
+    assert said("Zed") == reading.separable_words("Ann")
+    assert said("Ann") is None
+    # A game alone tells a player apart too: it is their own.
+    alone = [SideSetup("Zed", ["Zed"]), SideSetup("Ann", ["Ann"])]
+    games.record_game("club", alone, [entries(ONE_CLEAN, NOTHING)] * 4, club=club, played_on=MARCH)
+    db.session.commit()
+    assert said("Zed") is None
+    # One game of Cat's with another partner, and they are told apart.
+    play(club, ["Cat", "Bob"], ["Dan", "Zed"], MARCH)
+    db.session.commit()
+    assert said("Cat") is None and said("Dan") is None and said("Bob") is None

@@ -4,13 +4,15 @@ home, `standings.rating_scope`."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import select
+from sqlalchemy import func, or_, select
 
 from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import Club, Game, Member, Rating
+from scorekeeper.plumbing.models import Club, Game, Member, Player, Rating, RatingStep, Side
+from scorekeeper.services.names import name_key
 from scorekeeper.services.ratings import kept, model
 from scorekeeper.services.ratings.kept import Kept
 from scorekeeper.services.ratings.model import Skill
@@ -36,6 +38,46 @@ def provisional_words(found: Kept | None) -> str | None:
         f"Provisional: {more} more game{'s' if more != 1 else ''} and it stands (a rating "
         f"stands on {model.PROVISIONAL_GAMES} games; until then the standings sorted by rating "
         "list it after those that do)."
+    )
+
+
+def sole_partner(member: Member, scope: str) -> str | None:
+    """The partner of every one of the member's rated games in a scope, if each was with the
+    same one partner: the ratings cannot tell the two apart yet (they always moved together);
+    None once a game was with another partner, alone or with two. Reads the member's games, as
+    their chart does."""
+    games = select(RatingStep.game_id).where(
+        RatingStep.club_id == member.club_id,
+        RatingStep.scope == scope,
+        RatingStep.member_id == member.id,
+    )
+    sides = (
+        select(Side.id)
+        .join(Player, Player.side_id == Side.id)
+        .where(Side.game_id.in_(games), Player.member_id == member.id)
+    )
+    count = db.session.scalar(select(func.count()).select_from(sides.subquery()))
+    partners = db.session.execute(
+        select(Player.side_id, Player.member_id, func.coalesce(Member.name, Player.name))
+        .outerjoin(Member, Member.id == Player.member_id)
+        .where(
+            Player.side_id.in_(sides),
+            or_(Player.member_id.is_(None), Player.member_id != member.id),
+        )
+    ).all()
+    by_side = Counter(side_id for side_id, _, _ in partners)
+    who = {(m, None) if m is not None else (None, name_key(name)) for _, m, name in partners}
+    if not count or len(by_side) != count or set(by_side.values()) != {1} or len(who) != 1:
+        return None
+    return partners[0][2]
+
+
+def separable_words(partner: str) -> str:
+    """What a member's page says when every rated game was with one partner."""
+    return (
+        f"Not yet told apart from {partner}: every rated game here was with {partner} as "
+        "partner, so your ratings have only moved together. A game with another partner lets "
+        "them tell which of you plays better."
     )
 
 

@@ -116,6 +116,12 @@ def rename_member(slug: str, member_id: int):
     return _member_page(club, level, target, rename), 422
 
 
+def _not_separable(member: Member, scope: str) -> str | None:
+    """The words when every rated game in the scope was with one partner, else None."""
+    partner = ratings.sole_partner(member, scope)
+    return ratings.separable_words(partner) if partner else None
+
+
 def _member_page(club: Club, level: Level, target: Member, rename: RenameForm):
     """The member's page, the rename form as sent (its refusal beside it) or holding the name."""
     form, chosen = filters(club)
@@ -142,6 +148,7 @@ def _member_page(club: Club, level: Level, target: Member, rename: RenameForm):
         course=course,
         rating_now=svg_charts.fmt(course.shown, 1) if course and course.now else None,
         provisional=ratings.provisional_words(course.now) if course else None,
+        not_separable=_not_separable(target, scope) if course and course.now else None,
         rating_scope=ratings.scope_words(club, scope) if scope is not None else None,
         rating_chart=charts.rating_chart(target, course) if course else None,
         ratings_updating=ratings.updating_words(club.id),
