@@ -205,10 +205,11 @@ def test_a_players_day_past_the_most_is_held(app, client, club):
     finished(client, game, after=timedelta(minutes=20))
     assert held_of(app, game) == (True, rating_holds.BURST)
     with app.app_context():
+        # Guests rated by their name's key (`names.name_key`).
         guests = select(Rating.guest, Rating.games).where(Rating.scope == kept.ALL)
         assert dict(db.session.execute(guests).all()) == {
-            "Eve": rating_holds.MOST_A_DAY,
-            "Fay": rating_holds.MOST_A_DAY,
+            "eve": rating_holds.MOST_A_DAY,
+            "fay": rating_holds.MOST_A_DAY,
         }
     in_step(app)
 
