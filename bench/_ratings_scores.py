@@ -70,14 +70,14 @@ def figures(clubs: Sequence[Score]) -> dict[str, float]:
 
 
 def interval(
-    clubs: int, figure: Callable[[list[int]], float], seed: int = 0
+    clubs: int, figure: Callable[[list[int]], float], resamples: int = RESAMPLES, seed: int = 0
 ) -> tuple[float, float, float]:
     """A figure over all the clubs, and its 95% bootstrap interval (clubs drawn with
-    replacement: `figure` is given the indices of the clubs drawn)."""
+    replacement `resamples` times: `figure` is given the indices of the clubs drawn)."""
     rng = random.Random(seed)
     whole = figure(list(range(clubs)))
-    drawn = sorted(figure([rng.randrange(clubs) for _ in range(clubs)]) for _ in range(RESAMPLES))
-    return whole, drawn[int(0.025 * RESAMPLES)], drawn[int(0.975 * RESAMPLES) - 1]
+    drawn = sorted(figure([rng.randrange(clubs) for _ in range(clubs)]) for _ in range(resamples))
+    return whole, drawn[int(0.025 * resamples)], drawn[int(0.975 * resamples) - 1]
 
 
 def reliability(clubs: Sequence[Score]) -> list[tuple[int, float, float]]:

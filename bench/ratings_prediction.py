@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench._ratings_predictors import FAMILIES, Family  # noqa: E402 -- the repository on the path
 from bench._ratings_scores import (  # noqa: E402
     METRICS,
+    RESAMPLES,
     Score,
     figures,
     interval,
@@ -106,7 +107,7 @@ def held_out(
     return found
 
 
-def table(label: str, by_family: dict[str, list[Score]]) -> list[str]:
+def table(label: str, by_family: dict[str, list[Score]], resamples: int) -> list[str]:
     """One world's figures: each family's four, then its log loss less the app's."""
     clubs = len(by_family[KEPT])
     games = sum(s.games for s in by_family[KEPT])
@@ -118,7 +119,7 @@ def table(label: str, by_family: dict[str, list[Score]]) -> list[str]:
         cells = []
         for metric in METRICS:
             whole, low, high = interval(
-                clubs, lambda d, s=scores, m=metric: figures([s[i] for i in d])[m]
+                clubs, lambda d, s=scores, m=metric: figures([s[i] for i in d])[m], resamples
             )
             cells.append(f"{whole:>8.3f} [{low:.3f}, {high:.3f}]")
         kept = by_family[KEPT]
@@ -140,6 +141,9 @@ def main() -> None:
     parser.add_argument("--train", type=int, default=3, help="training clubs of each world")
     parser.add_argument("--held", type=int, default=8, help="held-out clubs of each world")
     parser.add_argument("--worlds", default=",".join(WORLDS), help="the worlds simulated")
+    parser.add_argument(
+        "--resamples", type=int, default=RESAMPLES, help="bootstrap draws for each interval"
+    )
     parser.add_argument("--base", type=int, default=BASE, help="a side's total less its night")
     parser.add_argument(
         "--held-base", type=int, help="the held-out clubs' base, if not --base (other rules)"
@@ -156,10 +160,10 @@ def main() -> None:
     found = held_out(worlds, args.held, args.members, args.games, held_base, chosen)
     everything: dict[str, list[Score]] = defaultdict(list)
     for world in worlds:
-        print("\n".join(table(world, found[world])))
+        print("\n".join(table(world, found[world], args.resamples)))
         for name, scores in found[world].items():
             everything[name] += scores
-    print("\n".join(table("all worlds", everything)))
+    print("\n".join(table("all worlds", everything, args.resamples)))
     print(f"\nThe app's ({KEPT}) chances on the held-out clubs, every side of every game:")
     for count, said, won in reliability(everything[KEPT]):
         print(f"  said {100 * said:5.1f}% on average: {count:>6} sides, won {100 * won:5.1f}%")

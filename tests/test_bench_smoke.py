@@ -100,8 +100,9 @@ SMOKE: dict[str, list[Smoke]] = {
     "rating_arithmetic.py": [Smoke(("--games", "2", "--rounds", "1"), r"2 v 2 .*x")],
     "ratings_prediction.py": [
         Smoke(
-            ("--members", "8", "--games", "20", "--train", "1", "--held", "2"),
-            r"all worlds: 10 held-out clubs",
+            ("--members", "8", "--games", "20", "--train", "1", "--held", "2")
+            + ("--worlds", "additive,heavy", "--resamples", "20"),
+            r"all worlds: 4 held-out clubs",
         )
     ],
     "refold.py": [
