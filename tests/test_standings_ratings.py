@@ -39,9 +39,9 @@ def shown(rows: list[list[str]]) -> dict[str, str]:
 
 
 def cell(kept_: kept.Kept) -> str:
-    """A kept rating as its cell reads: '12.3 (40)', '2.4 (3, provisional)', a true minus."""
-    games = f"{kept_.games}, provisional" if model.provisional(kept_.games) else kept_.games
-    return f"{model.shown(kept_.skill):.1f} ({games})".replace("-", "−")
+    """A kept rating as its cell reads: '12.3 (40)', '2.4 (3)*' (provisional), a true minus."""
+    mark = "*" if model.provisional(kept_.games) else ""
+    return f"{model.shown(kept_.skill):.1f} ({kept_.games}){mark}".replace("-", "−")
 
 
 def kept_of(app, scope: str) -> dict[str, kept.Kept]:
@@ -66,8 +66,8 @@ def test_the_column_shows_each_members_kept_rating_and_games(app, client, tuesda
         r'<th scope="col"><a href="[^"]*sort=rating[^"]*">Rating</a></th>', response.text
     )
     assert (
-        "Rating (OpenSkill): skill from who won, with and against whom; cautious, so few games "
-        "rank low." in page
+        "Rating (OpenSkill, All seasons): skill from who won, with and against whom. In "
+        "brackets, its games; * provisional: under 10 games." in page
     )
     assert "Ratings are kept over all seasons" not in page
     expected = kept_of(app, kept.ALL)
@@ -146,7 +146,7 @@ def test_the_season_filter_rates_within_the_season(app, client, tuesday8):
     new = model.NEW
     _, _, dan = (side[0] for side in model.rate([[new], [new], [new]], [700, 2000, -600]))
     ann = model.rate([[new], [dan]], [2200, 500])[0][0]
-    assert shown(rows)["Ann"] == f"{model.shown(ann):.1f} (1, provisional)".replace("-", "−")
+    assert shown(rows)["Ann"] == f"{model.shown(ann):.1f} (1)*".replace("-", "−")
     season = kept_of(app, f"{kept.SEASON}{spring}")
     assert shown(rows) == {name: cell(k) for name, k in season.items()}
     # All seasons: Ann's four games give another figure.
@@ -164,11 +164,11 @@ def test_the_rule_set_filter_rates_within_the_rule_set(app, client, tuesday8):
     new = model.NEW
     won, lost = model.rate([[new, new], [new, new]], [3700, 600])
     assert shown(rows) == {
-        "Ann": f"{model.shown(won[0]):.1f} (1, provisional)",
-        "Cat": f"{model.shown(won[1]):.1f} (1, provisional)",
-        "Bob": f"{model.shown(lost[0]):.1f} (1, provisional)".replace("-", "−"),
+        "Ann": f"{model.shown(won[0]):.1f} (1)*",
+        "Cat": f"{model.shown(won[1]):.1f} (1)*",
+        "Bob": f"{model.shown(lost[0]):.1f} (1)*".replace("-", "−"),
     }
-    assert shown(rows)["Ann"] == "2.4 (1, provisional)"
+    assert shown(rows)["Ann"] == "2.4 (1)*"
     assert shown(rows)["Ann"] != cell(kept_of(app, kept.ALL)["Ann"])
     club_rows = rows_of(client, season="all", ruleset="club")
     assert shown(club_rows) == {n: cell(k) for n, k in kept_of(app, "rules:club").items()}

@@ -50,6 +50,7 @@ from scorekeeper.services.standings_filters import scope_name as scope_name
 from scorekeeper.services.standings_filters import within as within
 from scorekeeper.services.standings_ranking import DEFAULT_SORT as DEFAULT_SORT
 from scorekeeper.services.standings_ranking import NIGHT_WINS_RULE as NIGHT_WINS_RULE
+from scorekeeper.services.standings_ranking import PROVISIONAL_LAST as PROVISIONAL_LAST
 from scorekeeper.services.standings_ranking import RATING_KEPT_RULE as RATING_KEPT_RULE
 from scorekeeper.services.standings_ranking import RATING_RULE as RATING_RULE
 from scorekeeper.services.standings_ranking import SORTS as SORTS
@@ -57,6 +58,7 @@ from scorekeeper.services.standings_ranking import UNRANKED_NAMED as UNRANKED_NA
 from scorekeeper.services.standings_ranking import Standing as Standing
 from scorekeeper.services.standings_ranking import Unranked as Unranked
 from scorekeeper.services.standings_ranking import rank as rank
+from scorekeeper.services.standings_ranking import rating_rule as rating_rule
 from scorekeeper.services.standings_ranking import sort_of as sort_of
 from scorekeeper.services.standings_ranking import unranked as unranked
 

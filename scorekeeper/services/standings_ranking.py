@@ -71,12 +71,12 @@ class Standing:
 
     @property
     def rating_cell(self) -> str:
-        """The Rating column's cell: "12.3 (40)", "2.4 (3, provisional)", a true minus; "–"
+        """The Rating column's cell: "12.3 (40)", "2.4 (3)*" (provisional), a true minus; "–"
         where none is kept."""
         if self.rating is None:
             return "–"
-        games = f"{self.rated_games}, {PROVISIONAL}" if self.provisional else self.rated_games
-        return f"{self.rating:.1f} ({games})".replace("-", MINUS)
+        mark = PROVISIONAL_MARK if self.provisional else ""
+        return f"{self.rating:.1f} ({self.rated_games}){mark}".replace("-", MINUS)
 
 
 SORTS = {
@@ -108,14 +108,23 @@ SORTS = {
 DEFAULT_SORT = "win_rate"
 
 # What the Rating column is, and where it is kept, as the standings page states them.
-# How a provisional rating is marked.
-PROVISIONAL = "provisional"
+# How a provisional rating is marked in the Rating column: short, for a phone's column and a
+# printed sheet's width (the rule below says what it means).
+PROVISIONAL_MARK = "*"
 RATING_RULE = (
-    "Rating (OpenSkill): skill from who won, with and against whom; cautious, so few games "
-    "rank low. In brackets, the games behind it. A rating on fewer than "
-    f"{model.PROVISIONAL_GAMES} games is {PROVISIONAL}: marked so, and sorted by rating it "
-    "comes after every rating that is not."
+    "Rating (OpenSkill{over}): skill from who won, with and against whom. In brackets, its "
+    f"games; {PROVISIONAL_MARK} provisional: under {model.PROVISIONAL_GAMES} games."
 )
+
+
+def rating_rule(over: str | None) -> str:
+    """The Rating column's rule, naming the scope its ratings are kept over ("Autumn 2026")."""
+    return RATING_RULE.format(over=f", {over}" if over else "")
+
+
+# Said beside the sort when the standings are sorted by rating (and only then: a page's first
+# visit is held to 10 KiB).
+PROVISIONAL_LAST = f"Provisional ratings ({PROVISIONAL_MARK}) come after the rest."
 RATING_KEPT_RULE = (
     "Ratings are kept over all seasons, per season and per rule set, one at a time: with dates "
     "of your own, a season and a rule set together, or the nights' games only, the Rating "

@@ -56,11 +56,10 @@ def test_a_rating_on_too_few_games_is_marked_and_sorts_after_those_that_stand(cl
     order = [row[1] for row in rows]
     assert order.index("Zed") == len(order) - 1, order
     cells = {row[1]: row[14] for row in rows}
-    assert cells["Zed"] == f"{model.shown(zed.skill):.1f} (3, provisional)"
-    assert "provisional" not in cells["Dan"]
-    assert f"A rating on fewer than {model.PROVISIONAL_GAMES} games is provisional" in (
-        response.text
-    )
+    assert cells["Zed"] == f"{model.shown(zed.skill):.1f} (3)*"
+    assert "*" not in cells["Dan"]
+    assert f"* provisional: under {model.PROVISIONAL_GAMES} games." in response.text
+    assert "Provisional ratings (*) come after the rest." in response.text
     answer = client.get(f"/api/v1/clubs/{SLUG}/standings", query_string={"sort": "rating"}).json
     assert [line["player"] for line in answer][-1] == "Zed"
     marked = {line["player"]: line["provisional"] for line in answer}
@@ -100,7 +99,7 @@ def test_the_members_api_and_the_standings_show_one_scope_by_default(club, clien
     # Bob played no game this season: no rating in its scope, in either answer.
     assert members["Bob"]["rating"] is None and members["Bob"]["mu"] is None
     page = client.get(f"/clubs/{SLUG}/standings").text
-    assert "Ratings kept over: This year." in page
+    assert "Rating (OpenSkill, This year): skill from who won" in page
 
 
 def test_guests_are_told_apart_as_names_are(club, regulars):

@@ -83,7 +83,7 @@ def separable_words(partner: str) -> str:
 
 def scope_words(club: Club, scope: str) -> str:
     """Which games a shown rating is kept over, as the standings and a member's page say it."""
-    return f"Ratings kept over: {scope_name(club, scope)}."
+    return f"Kept over {scope_name(club, scope)}."
 
 
 def updating_words(club_id: int) -> str | None:

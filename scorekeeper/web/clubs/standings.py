@@ -31,8 +31,10 @@ def standings(slug: str):
         sort=sort,
         sorts=club_standings.SORTS,
         rated=scope is not None,
-        rating_scope=ratings.scope_words(club, scope) if scope is not None else None,
-        rating_rule=club_standings.RATING_RULE,
+        rating_rule=club_standings.rating_rule(
+            club_standings.scope_name(club, scope) if scope is not None else None
+        ),
+        provisional_last=club_standings.PROVISIONAL_LAST if sort == "rating" else None,
         rating_kept_rule=club_standings.RATING_KEPT_RULE,
         ratings_updating=ratings.updating_words(club.id),
         night_wins_rule=club_standings.NIGHT_WINS_RULE,
