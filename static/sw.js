@@ -302,7 +302,10 @@ async function keepPages(urls, again) {
     if (asked !== forgotten) return;
     if (!again && (await cache.match(url.href))) continue;
     try {
-      const response = await fetch(url.href, { credentials: "same-origin" });
+      // The header: this fetch leaves the person's flashed message for the page they open
+      // (KEPT_PAGE_HEADER, scorekeeper/plumbing/security.py).
+      const headers = { "X-Kept-Page": "1" };
+      const response = await fetch(url.href, { credentials: "same-origin", headers: headers });
       if (response.ok && !response.redirected) await keepPage(url.href, response, asked);
     } catch (error) {
       return; // no signal: the next page shown asks again

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from pathlib import Path
 
 from _pages_support import TEAMS, api_deal, api_game, game_id_from, start_by_form, text, values
 from _table_support import (
@@ -22,6 +23,7 @@ from game_links import link
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game
+from scorekeeper.plumbing.security import KEPT_PAGE_HEADER
 from scorekeeper.services import games
 
 # ------------------------------------------------------------------------- the result in words
@@ -123,6 +125,28 @@ def home_rules(client) -> list[tuple[str, str]]:
         return []
     found = re.findall(r'<a href="([^"]+)">([^<]+)</a>', section.group(1))
     return [(name, href.replace("&amp;", "&")) for href, name in found]
+
+
+def test_a_page_kept_in_the_background_leaves_the_message_to_the_page_opened(app, client):
+    """The phone's worker fetches a game's pages to keep for no signal while the person taps.
+    One fetched between a post and the page it redirects to takes no message from that page
+    (it did: "This phone remembers" went missing), nor keeps one to show with no signal."""
+    game_id = own_rules_game(client)
+    board = link(client, game_id)
+    kept = client.post(f"{board}/remember-rules")
+    for path in (f"{board}/rules", f"{board}/deals/new", "/", board):
+        page = text(client.get(path, headers={KEPT_PAGE_HEADER: "1"}))
+        assert "This phone remembers" not in page, path
+    assert "This phone remembers" in text(client.get(kept.headers["Location"]))
+
+
+def test_the_workers_background_fetches_say_so(app):
+    """keepPages in static/sw.js sends the header the server reads (one name, two languages)."""
+    script = (Path(app.static_folder) / "sw.js").read_text()
+    keep = script[script.index("async function keepPages") :]
+    keep = keep[: keep.index("\n}\n")]
+    assert f'"{KEPT_PAGE_HEADER}": "1"' in keep
+    assert "headers: headers" in keep
 
 
 def test_remember_and_forget_rules_on_the_home_page(app, client):

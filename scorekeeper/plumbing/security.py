@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, g, get_flashed_messages, request
 
 from scorekeeper.plumbing.compress import WORKER_ENDPOINT
 
@@ -48,6 +48,11 @@ STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains"
 # a club's game or new-game form seen thanks to the sign-in, not to a table link (issue 26).
 # After a sign-out on another phone, this phone's worker has none of them to show.
 NO_STORE = "no-store"
+# On the pages the phone's worker fetches in the background to keep for no signal (keepPages in
+# static/sw.js sends it). Such a page shows no flashed message and leaves them in the session:
+# fetched between a form's post and the page it redirects to, it would take that page's message
+# ("Deal 2 saved") away, and a kept page would show a message from the past with no signal.
+KEPT_PAGE_HEADER = "X-Kept-Page"
 NEVER_KEPT_BLUEPRINTS = ("accounts",)
 NEVER_KEPT_MARK = "never_kept"  # on `g`: this request's answer is the sign-in's (never_keep)
 
@@ -83,6 +88,13 @@ def is_document(response: Response) -> bool:
     if response.status_code == 304:
         return False
     return response.mimetype in DOCUMENT_TYPES or request.endpoint == WORKER_ENDPOINT
+
+
+def page_messages() -> list[tuple[str, str]]:
+    """This page's flashed messages, by category; none for a page kept in the background."""
+    if request.headers.get(KEPT_PAGE_HEADER):
+        return []
+    return get_flashed_messages(with_categories=True)
 
 
 def never_keep() -> None:
@@ -154,6 +166,7 @@ def configure(app: Flask) -> None:
         REMEMBER_COOKIE_SAMESITE="Lax",
     )
 
+    app.jinja_env.globals["page_messages"] = page_messages
     # Decided once, at start, like the cookie settings above.
     production = in_production()
 
