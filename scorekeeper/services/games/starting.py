@@ -156,7 +156,7 @@ def _balanced(club: Club | None, sides: Sequence[SideSetup], members: dict) -> l
 
     def who(name: str) -> tuple[int | None, str | None]:
         member = members.get(name_key(name))
-        return (member.id, None) if member else (None, name)
+        return (member.id, None) if member else chances.guest_who(name)
 
     by_who = {who(n): n for side in names for n in side}
     try:

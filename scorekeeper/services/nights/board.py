@@ -251,7 +251,7 @@ def _with_chances(
     """The tables yet to deal (the last round's with no deal, the next round's) with each
     side's chance from the club's ratings, read once for the night's players."""
     who = {
-        p.name: (p.member_id, None) if p.member_id is not None else (None, p.name)
+        p.name: (p.member_id, None) if p.member_id is not None else chances.guest_who(p.name)
         for p in night.players
     }
     skills = chances.skills_of(night.club_id, who.values())

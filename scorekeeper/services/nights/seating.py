@@ -237,7 +237,7 @@ def _plan(asked: _Asked, seed: int) -> Round:
 def who_is(key: str) -> Who:
     """A player as the engine names them, as the ratings do: a member by id, a guest by name."""
     if key.startswith(planning.GUEST):
-        return (None, key.removeprefix(planning.GUEST))
+        return chances.guest_who(key.removeprefix(planning.GUEST))
     return (int(key), None)
 
 

@@ -113,4 +113,9 @@ def _who(player: Any) -> Who:
         return (player.member_id, None)
     if player.member is not None:
         return (player.member.id, None)
-    return (None, name_key(player.name))
+    return guest(player.name)
+
+
+def guest(name: str) -> Who:
+    """A guest as the ratings know them: by the name's key ("Zed" and "zed" are one guest)."""
+    return (None, name_key(name))
