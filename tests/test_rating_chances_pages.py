@@ -27,7 +27,10 @@ from scorekeeper.services.games import SideSetup
 pytestmark = pytest.mark.usefixtures("quick_hashing")
 
 WON = [DealEntry.from_dict({"books": {"clean": 1}}, 0), DealEntry.from_dict({}, 1)]
-LINE = re.compile(r"Chances from the club's ratings: Ann & Bob (\d+)% · Cat & Dan (\d+)%")
+PAR = re.compile(
+    r"Par, each side's chance from the club's ratings as the game started: "
+    r"Ann & Bob (\d+)% · Cat & Dan (\d+)%"
+)
 
 
 @pytest.fixture
@@ -61,11 +64,14 @@ TABLE = {"side0_member0": "Ann", "side0_member1": "Bob", "side1_member0": "Cat"}
 TABLE["side1_member1"] = "Dan"
 
 
-def test_the_scoreboard_says_the_chances_before_deal_1_only(app, rated):
+def test_the_scoreboard_keeps_the_par_the_game_started_with(app, rated):
+    """Par (issue 42): each side's chance as the game started, shown through the game and
+    after it, whatever the ratings do since; a game kept before par shows the chances now,
+    before deal 1 only."""
     answer = start(rated, **TABLE)
     assert answer.status_code == 302, text(answer)
     board = rated.get(answer.headers["Location"])
-    found = LINE.search(text(board))
+    found = PAR.search(text(board))
     assert found, text(board)
     strong, weak = int(found[1]), int(found[2])
     assert strong + weak == 100 and strong > weak
@@ -73,8 +79,25 @@ def test_the_scoreboard_says_the_chances_before_deal_1_only(app, rated):
     with app.app_context():
         game = db.session.execute(select(Game).where(Game.secret == secret)).scalar_one()
         deals.enter_deal(game, Level.TABLE, [{"books": {"clean": 1}}, {}])
+        # Cat and Dan win six times after it started: their rating rises, the par stays.
+        club = clubs.club_by_slug(SLUG)
+        sides = [SideSetup("Cat & Dan", ["Cat", "Dan"]), SideSetup("Ann & Bob", ["Ann", "Bob"])]
+        for _ in range(6):
+            games.record_game("classic", sides, [WON] * 4, club=club)
         db.session.remove()
-    assert "Chances from" not in text(rated.get(answer.headers["Location"]))
+    again = PAR.search(text(rated.get(answer.headers["Location"])))
+    assert again and (int(again[1]), int(again[2])) == (strong, weak)
+    # The same table started now: Cat and Dan's par is higher than it was.
+    later = PAR.search(text(rated.get(start(rated, **TABLE).headers["Location"])))
+    assert later and int(later[2]) > weak
+    with app.app_context():
+        for side in (
+            db.session.execute(select(Game).where(Game.secret == secret)).scalar_one().sides
+        ):
+            side.par = None
+        db.session.commit()
+    kept_before = text(rated.get(answer.headers["Location"]))
+    assert not PAR.search(kept_before) and "Chances from" not in kept_before
 
 
 def test_a_casual_game_shows_no_chances(client):
@@ -95,7 +118,7 @@ def test_the_club_form_balances_partners_when_asked(app, rated):
     board = text(rated.get(answer.headers["Location"]))
     # Ann and Bob, the strong pair, are parted: each sits with Cat or Dan.
     assert re.search(r"Game started: (Ann & (Cat|Dan)) v (Bob & (Cat|Dan))\.", board), board
-    odds = [int(n) for n in re.findall(r"(\d+)%", board.split("Chances from")[1][:80])]
+    odds = [int(n) for n in re.findall(r"(\d+)%", board.split("Par, each side's chance")[1][:140])]
     assert sum(odds) == 100 and abs(odds[0] - odds[1]) < 10
 
 

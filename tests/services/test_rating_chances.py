@@ -211,3 +211,18 @@ def test_a_rated_guest_is_known_at_a_night_whatever_the_case_typed(club):
     assert table.chances == tuple(chances.side_percents(sides, kept))
     as_newcomer = {**kept, zed: model.NEW}
     assert table.chances != tuple(chances.side_percents(sides, as_newcomer))
+
+
+def test_a_club_game_keeps_its_par_as_it_starts(rated):
+    """Par (issue 42): each side's chance as the game starts, kept on its side; none for a
+    casual game or a table where nobody is rated yet (Eve and three guests)."""
+    game = start(rated, ["Ann", "Bob"], ["Cat", "Dan"])
+    strong, weak = (side.par for side in game.sides)
+    assert strong + weak == 100 and strong > 60
+    assert chances.game_par(game) == [("Ann & Bob", strong), ("Cat & Dan", weak)]
+    assert chances.game_par(game) == chances.game_chances(game)
+    unrated = start(rated, ["Eve", "Yan"], ["Xan", "Wes"])
+    assert [side.par for side in unrated.sides] == [None, None]
+    assert chances.game_par(unrated) == [] and chances.game_chances(unrated)
+    casual = start(None, ["Ann", "Bob"], ["Cat", "Dan"])
+    assert [side.par for side in casual.sides] == [None, None]

@@ -116,6 +116,10 @@ class Side(db.Model):
     special_books: Mapped[int] = mapped_column(default=0)
     went_out: Mapped[int] = mapped_column(default=0)
     red_threes_caught: Mapped[int] = mapped_column(default=0)
+    # Par (issue 42): the side's chance to win in percent, from the club's ratings when the
+    # game started or was recorded (services/games/starting.py); None for a casual game, an
+    # imported one, one kept before par was, or a table where nobody was rated yet.
+    par: Mapped[int | None] = mapped_column(default=None)
 
     game: Mapped[Game] = relationship(back_populates="sides")
     players: Mapped[list[Player]] = relationship(

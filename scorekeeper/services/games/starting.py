@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from scorekeeper import rules as engine
 from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import Club, Game, Player, SavedRules, Side
+from scorekeeper.plumbing.models import Club, Game, Member, Player, SavedRules, Side
 from scorekeeper.rules import Refusal, RulesError, RuleSet
 from scorekeeper.rules.terms import MAX_ERRORS_LISTED, MAX_NAME, PARTNERS
 from scorekeeper.services import creations
@@ -134,12 +134,14 @@ def start_game(
         first_dealer=first_dealer,
         started_by_table=by_table_link and club is not None,
     )
-    for position, side in enumerate(sides):
-        names = side.players or [side.name]
+    seated = [side.players or [side.name] for side in sides]
+    par = chances.pars(club.id, [[_who(n, members) for n in s] for s in seated]) if club else None
+    for position, (side, names) in enumerate(zip(sides, seated, strict=True)):
         players = [
             Player(position=i, name=n, member=members.get(name_key(n))) for i, n in enumerate(names)
         ]
-        game.sides.append(Side(position=position, name=side.name, players=players))
+        kept_par = par[position] if par else None
+        game.sides.append(Side(position=position, name=side.name, players=players, par=kept_par))
     db.session.add(game)
     if commit:
         db.session.commit()
@@ -154,14 +156,10 @@ def _balanced(club: Club | None, sides: Sequence[SideSetup], members: dict) -> l
         raise GameRefused([Refusal(None, "balance", words, ())])
     names = [side.players or [side.name] for side in sides]
 
-    def who(name: str) -> tuple[int | None, str | None]:
-        member = members.get(name_key(name))
-        return (member.id, None) if member else chances.guest_who(name)
-
-    by_who = {who(n): n for side in names for n in side}
+    by_who = {_who(n, members): n for side in names for n in side}
     try:
         skills = chances.skills_of(club.id, by_who)
-        drawn = chances.balance([[who(n) for n in side] for side in names], skills)
+        drawn = chances.balance([[_who(n, members) for n in side] for side in names], skills)
     except ValueError as refused:
         raise GameRefused([Refusal(None, "balance", str(refused), ())]) from None
     regrouped = [[by_who[w] for w in side] for side in drawn]
@@ -234,3 +232,9 @@ def last_table(club: Club, secrets: Sequence[str]) -> LastTable | None:
     # A member renamed since is offered by the name the club's list shows now.
     sides = [[p.member.name if p.member else p.name for p in side.players] for side in game.sides]
     return LastTable(game.played_on, sides)
+
+
+def _who(name: str, members: dict[str, Member]) -> tuple[int | None, str | None]:
+    """A player as the ratings know them: the member of that name by id, else a guest."""
+    member = members.get(name_key(name))
+    return (member.id, None) if member else chances.guest_who(name)

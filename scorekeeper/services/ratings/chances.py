@@ -34,6 +34,22 @@ def guest_who(name: str) -> Who:
 def skills_of(club_id: int, players: Iterable[Who]) -> dict[Who, Skill]:
     """Each of these players' kept rating ("all"), a newcomer's for anyone unrated (one query)."""
     wanted = set(players)
+    found = _kept(club_id, wanted)
+    return {who: found.get(who, model.NEW) for who in wanted}
+
+
+def pars(club_id: int, sides: Sequence[Sequence[Who]]) -> list[int] | None:
+    """Each side's par: its chance to win in percent from the kept ratings, before the game
+    (one query); None for fewer than two sides, or a table where nobody is rated yet (a chance
+    from nothing known is no par)."""
+    if len(sides) < 2 or not all(sides):
+        return None
+    found = _kept(club_id, {w for side in sides for w in side})
+    return side_percents(sides, found) if found else None
+
+
+def _kept(club_id: int, wanted: set[Who]) -> dict[Who, Skill]:
+    """The kept ratings ("all") of those of these players who have one."""
     members = [m for m, _ in wanted if m is not None]
     guests = [g for m, g in wanted if m is None and g is not None]
     found: dict[Who, Skill] = {}
@@ -49,7 +65,7 @@ def skills_of(club_id: int, players: Iterable[Who]) -> dict[Who, Skill]:
         for member_id, guest, mu, sigma in db.session.execute(query):
             who = (member_id, None) if member_id is not None else (None, guest)
             found[who] = Skill(mu, sigma)
-    return {who: found.get(who, model.NEW) for who in wanted}
+    return found
 
 
 def percents(odds: Sequence[float]) -> list[int]:
@@ -66,6 +82,14 @@ def percents(odds: Sequence[float]) -> list[int]:
 def side_percents(sides: Sequence[Sequence[Who]], skills: Mapping[Who, Skill]) -> list[int]:
     """Each side's chance to win, in whole percents summing to 100."""
     return percents(model.chances([[skills.get(w, model.NEW) for w in side] for side in sides]))
+
+
+def game_par(game: Game) -> list[tuple[str, int]]:
+    """Each side's name and par, kept as the game started (`pars`); [] if it has none."""
+    kept = [side.par for side in game.sides]
+    if len(kept) < 2 or None in kept:
+        return []
+    return [(side.name, side.par) for side in game.sides if side.par is not None]
 
 
 def game_chances(game: Game) -> list[tuple[str, int]]:

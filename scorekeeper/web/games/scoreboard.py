@@ -12,7 +12,7 @@ from scorekeeper.plumbing.models import Game
 from scorekeeper.rules.terms import SCOREBOARD_DEALS
 from scorekeeper.services import access, creations, deal_history, games, locking
 from scorekeeper.services.game_view import game_view
-from scorekeeper.services.ratings.chances import game_chances
+from scorekeeper.services.ratings.chances import game_chances, game_par
 from scorekeeper.web.access import (
     Level,
     club_level,
@@ -109,7 +109,9 @@ def _scoreboard_page(game: Game, level: Level, problems: Sequence[str] = (), sta
         later=_deals_page_url(game, later),
         frozen=view.frozen,
         next_game=view.next_game,
-        # Before deal 1 of a club game: each side's chance from the club's kept ratings.
+        # A club game's par, kept as it started; or, for one with none, each side's chance
+        # from the club's ratings now, before deal 1.
+        par=game_par(game),
         chances=game_chances(game),
         history=deal_history.history_words(game, events),
         history_events=events,
