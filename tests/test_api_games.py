@@ -52,6 +52,7 @@ def test_create_game_answers_201_with_its_state(client):
             "total": 0,
             "next_opening_minimum": 50,
             "opening_minimum": 50,
+            "par": None,
         },
         {
             "name": "Cat & Dan",
@@ -59,6 +60,7 @@ def test_create_game_answers_201_with_its_state(client):
             "total": 0,
             "next_opening_minimum": 50,
             "opening_minimum": 50,
+            "par": None,
         },
     ]
     # The rules in force: the preset as it is, with no house rules.

@@ -172,6 +172,9 @@ def test_the_api_says_a_balanced_nights_chances_until_the_table_deals(app, rated
     (table,) = seated["rounds"][0]["tables"]
     assert [s["chance"] for s in table["sides"]] == planned["chances"]
     game = table["game"]
+    # The game keeps them as its par (issue 42), in the game's answer too.
+    kept = rated.get(f"/api/v1/games/{game['id']}", headers={"X-Game-Key": game["key"]})
+    assert [s["par"] for s in kept.get_json()["sides"]] == planned["chances"]
     dealt = rated.post(
         f"/api/v1/games/{game['id']}/deals",
         json={"scores": [{"books": {"clean": 1}}, {}]},
@@ -183,3 +186,32 @@ def test_the_api_says_a_balanced_nights_chances_until_the_table_deals(app, rated
 
     rotating = rated.post(NIGHTS, json={**body, "partners": "rotating"}).get_json()
     assert rotating["next_round"]["tables"][0]["chances"] == []
+
+
+def test_a_nights_results_show_each_players_par_and_its_board_does_not(app, rated):
+    """Par over a night (issue 42): once a table finishes, the night's results give each
+    player their wins and their par, the wins expected from their side's chance as it
+    started; the board on the television keeps to the race."""
+    url = open_night(app, rated, ["Ann", "Bob", "Cat", "Dan"], partners="rotating")
+    assert rated.post(f"{url}/seat").status_code == 302
+    page = rated.get(url).text
+    assert ">Par</abbr>" not in page
+    [secret] = re.findall(r'<img class="night-qr" src="/t/([\w-]+)/invite.svg', page)
+    with app.app_context():
+        game = db.session.execute(select(Game).where(Game.secret == secret)).scalar_one()
+        par = {p.name: side.par for side in game.sides for p in side.players}
+        for _ in range(4):
+            deals.enter_deal(game, Level.TABLE, [{"books": {"clean": 1}}, {}])
+        winners = {p.name for p in game.sides[0].players}
+        db.session.remove()
+    assert sum(set(par.values())) in (50, 100) and None not in par.values()
+    page = rated.get(url).text
+    assert ">Par</abbr>" in page
+    for name, pc in par.items():
+        # Games, wins, par.
+        row = re.search(
+            rf'<th scope="row">{name}</th>.*?<td>1</td><td>(\d)</td><td>([\d.]+)</td>', page
+        )
+        assert row, (name, page)
+        assert (int(row[1]), row[2]) == (int(name in winners), f"{pc / 100:.1f}")
+    assert ">Par</abbr>" not in rated.get(url + "/board").text

@@ -5,6 +5,7 @@ seats each strong player with a weak one; a club game started balanced."""
 from __future__ import annotations
 
 from datetime import date
+from fractions import Fraction
 
 import pytest
 from sqlalchemy import event
@@ -226,3 +227,27 @@ def test_a_club_game_keeps_its_par_as_it_starts(rated):
     assert chances.game_par(unrated) == [] and chances.game_chances(unrated)
     casual = start(None, ["Ann", "Bob"], ["Cat", "Dan"])
     assert [side.par for side in casual.sides] == [None, None]
+
+
+def test_a_nights_results_give_each_player_their_par(rated):
+    """Par over a night (issue 42): each player's wins expected, their side's par summed over
+    their finished games; none before a game finishes, and the results show the column then."""
+    found = ids(rated)
+    night = night_play.open_night(
+        rated, [found[n] for n in (*STRONG, *WEAK)], "", "classic", 2, "balanced", "no game"
+    )
+    night_play.seat_round(night)
+    [table] = night.rounds[-1].tables
+    pars = {p.name: side.par for side in table.game.sides for p in side.players}
+    assert sum(side.par or 0 for side in table.game.sides) == 100 and None not in pars.values()
+    saved = deals.enter_deal(table.game, Level.TABLE, [ONE_CLEAN, NOTHING])
+    assert isinstance(saved, deals.Saved)
+    view = night_board.night_view(night)
+    assert not view.par_shown and all(s.par is None for s in view.standings)
+    for _ in range(3):
+        deals.enter_deal(table.game, Level.TABLE, [ONE_CLEAN, NOTHING])
+    view = night_board.night_view(night)
+    assert view.par_shown
+    for s in view.standings:
+        assert s.par == Fraction(pars[s.name], 100), s
+        assert s.par_wins == f"{pars[s.name] / 100:.1f}"

@@ -40,6 +40,7 @@ class BoardSide:
     name: str
     total: int
     won: bool
+    par: int | None = None  # its chance in percent as the game started (Side.par)
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,11 @@ class NightView:
     queries: tuple[str, ...] = ()
 
     @property
+    def par_shown(self) -> bool:
+        """Whether any player has a par: the results show the column then."""
+        return any(s.par is not None for s in self.standings)
+
+    @property
     def rules_called(self) -> str:
         """The saved rule set's name the night started with, else the preset's."""
         return rules_called(self.night.rules_name, self.night.ruleset)
@@ -147,6 +153,7 @@ TABLE_COLUMNS = (
     Side.deals_played,
     Side.won,
     Game.id,
+    Side.par,
 )
 
 
@@ -169,7 +176,8 @@ def rounds_from(rows: Iterable[Sequence[Any]], names: Mapping[int, str]) -> tupl
     rounds: dict[int, dict] = {}
     tables: dict[tuple[int, int], dict] = {}
     for row in rows:
-        number, out, table, sides, secret, finished, position, name, total, deals, won, game = row
+        number, out, table, sides, secret, finished, *of_side = row
+        position, name, total, deals, won, game, par = of_side
         rounds.setdefault(number, {"out": out, "tables": []})
         here = tables.get((number, table))
         if here is None:
@@ -179,7 +187,7 @@ def rounds_from(rows: Iterable[Sequence[Any]], names: Mapping[int, str]) -> tupl
             tables[number, table] = here
             rounds[number]["tables"].append(here)
         if position is not None:
-            here["scores"].append(BoardSide(name, total, won))
+            here["scores"].append(BoardSide(name, total, won, par))
             here["deals"] = deals
     return tuple(
         BoardRound(

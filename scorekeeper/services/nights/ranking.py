@@ -11,7 +11,7 @@ keeps them "average") rank as they did: everyone with a game, by average per gam
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -90,6 +90,14 @@ class Standing:
     here: int = 0  # rounds at a table or sitting out (not those missed coming late or gone)
     exact: Fraction | None = None  # the figure the rule ranks by; None with no game counted
     unranked: str = ""  # why not ranked, in words ("" when ranked)
+    # Par (issue 42): the wins expected over the player's finished games, each side's chance
+    # as its game started summed; None unless each of those games had one.
+    par: Fraction | None = None
+
+    @property
+    def par_wins(self) -> str:
+        """ "1.4": par to a tenth of a win; "" without one."""
+        return "" if self.par is None else f"{rounding.whole(self.par * 10) / 10:.1f}"
 
     @property
     def average(self) -> int | None:
@@ -120,6 +128,7 @@ def standings(
     scores it at the player's own average. Players are named by the name they came as.
     """
     rows = {name: [0, 0, 0, 0, 0] for name in players}  # points, games, wins, sat out, here
+    pars: dict[str, list[int | None]] = {}  # each finished game's par of the player's side
     for r in played:
         for name in r.sitting_out:
             rows.setdefault(name, [0] * 5)[3] += 1
@@ -132,7 +141,12 @@ def standings(
                     rows[name][0] += score.total
                     rows[name][1] += 1
                     rows[name][2] += score.won
-    lines = [_line(name, *row, sit_out, ranking, len(played)) for name, row in rows.items()]
+                    if table.finished:
+                        pars.setdefault(name, []).append(score.par)
+    lines = [
+        replace(_line(name, *row, sit_out, ranking, len(played)), par=_par(pars.get(name, [])))
+        for name, row in rows.items()
+    ]
     lines.sort(key=lambda s: (bool(s.unranked), s.exact is None, -(s.exact or 0), s.name))
     ranked: list[Standing] = []
     for place, s in enumerate(lines, 1):
@@ -169,4 +183,11 @@ def _line(
 
 
 def _with_rank(s: Standing, rank: int | None) -> Standing:
-    return Standing(rank, s.name, s.points, s.games, s.wins, s.sat_out, s.here, s.exact, "")
+    return replace(s, rank=rank, unranked="")
+
+
+def _par(kept: Sequence[int | None]) -> Fraction | None:
+    """Wins expected from these games' pars (percent); None with none, or one without."""
+    if not kept or None in kept:
+        return None
+    return Fraction(sum(p for p in kept if p is not None), 100)

@@ -64,6 +64,11 @@ class GameSide(Answer):
     next_opening_minimum: int = Field(
         description="The least this side's first meld must count in the next deal"
     )
+    par: int | None = Field(
+        description="Par: the side's chance to win in percent, from its club's ratings as the "
+        "game started (the sides' pars sum to 100); null for a casual game, an imported one, "
+        "or a table where nobody was rated yet"
+    )
 
     @computed_field(
         description="The same figure as next_opening_minimum, under the name v1 gave it first: "

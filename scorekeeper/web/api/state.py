@@ -82,8 +82,16 @@ def game_state(
         seats=view.seats,
         next_dealer=view.next_dealer,
         sides=[
-            GameSide(name=side.name, players=side.players, total=total, next_opening_minimum=least)
-            for side, total, least in zip(view.sides, view.totals, view.next_minimums, strict=True)
+            GameSide(
+                name=side.name,
+                players=side.players,
+                total=total,
+                next_opening_minimum=least,
+                par=kept.par,
+            )
+            for side, total, least, kept in zip(
+                view.sides, view.totals, view.next_minimums, game.sides, strict=True
+            )
         ],
         deals=[
             GameDeal(
