@@ -12,10 +12,19 @@ from sqlalchemy import delete, select, update
 
 from scorekeeper import create_app
 from scorekeeper.plumbing.db import db
-from scorekeeper.plumbing.models import Member, Night, NightPlayer, Player, RatingMark, Side
+from scorekeeper.plumbing.models import (
+    Member,
+    Night,
+    NightPlayer,
+    Player,
+    Rating,
+    RatingMark,
+    Side,
+)
 from scorekeeper.rules import DealEntry
 from scorekeeper.services import accounts, clubs, games, names
 from scorekeeper.services.games import SideSetup
+from scorekeeper.services.ratings import refold
 
 VERSIONS = Path(__file__).resolve().parents[1] / "scorekeeper/migrations/versions"
 
@@ -162,10 +171,51 @@ def test_migration_0027_marks_each_club_that_rated_a_guest(databases, tmp_path, 
             db.session.commit()
             tuesday = clubs_made[0].id
             downgrade(revision="0026")
-            upgrade()
+            upgrade(revision="0027")
             db.session.remove()
             marks = select(RatingMark.club_id, RatingMark.whole)
             assert db.session.execute(marks).all() == [(tuesday, True)]
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def test_migration_0029_keeps_partners_and_folds_every_rated_club(databases, tmp_path):
+    """Whom each player always partnered is kept since 0029: not known (null) for the ratings
+    kept before, each club with ratings marked to fold again whole, which fills it in."""
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": databases.empty(tmp_path)})
+    try:
+        with app.app_context():
+            upgrade()
+            olga = accounts.register("olga", "violet-harbour-lantern")
+            club = clubs.create_club("Tuesday", "tuesday", olga)
+            clubs.create_club("Idle", "idle", olga)  # no ratings: left alone
+            for name in ("Ann", "Bob", "Cat", "Dan"):
+                clubs.add_member(club, name)
+            sides = [SideSetup("A", ["Ann", "Bob"]), SideSetup("B", ["Cat", "Dan"])]
+            deal = [DealEntry.from_dict({"books": {"clean": 1}}, 0), DealEntry.from_dict({}, 1)]
+            games.record_game("classic", sides, [deal] * 4, club=club)
+            db.session.execute(delete(RatingMark))
+            db.session.commit()
+            downgrade(revision="0028")
+            upgrade()
+            db.session.remove()
+            kept = select(Rating.partners).where(Rating.scope == "all")
+            assert set(db.session.execute(kept).scalars()) == {None}
+            marks = select(RatingMark.club_id, RatingMark.whole)
+            assert db.session.execute(marks).all() == [(club.id, True)]
+            assert refold.fold_club(club.id)
+            found = dict(
+                db.session.execute(
+                    select(Member.name, Rating.partners)
+                    .join(Member, Member.id == Rating.member_id)
+                    .where(Rating.scope == "all")
+                ).all()
+            )
+            # Each always with one partner: a digest of them (one game; none told apart yet).
+            assert sorted(found) == ["Ann", "Bob", "Cat", "Dan"]
+            assert all(re.fullmatch(r"[0-9a-f]{16}", key) for key in found.values()), found
     finally:
         with app.app_context():
             db.session.remove()

@@ -50,6 +50,7 @@ from scorekeeper.services.standings_filters import scope_name as scope_name
 from scorekeeper.services.standings_filters import within as within
 from scorekeeper.services.standings_ranking import DEFAULT_SORT as DEFAULT_SORT
 from scorekeeper.services.standings_ranking import NIGHT_WINS_RULE as NIGHT_WINS_RULE
+from scorekeeper.services.standings_ranking import PARTNERED_MARK as PARTNERED_MARK
 from scorekeeper.services.standings_ranking import PROVISIONAL_LAST as PROVISIONAL_LAST
 from scorekeeper.services.standings_ranking import RATING_KEPT_RULE as RATING_KEPT_RULE
 from scorekeeper.services.standings_ranking import RATING_RULE as RATING_RULE
@@ -118,7 +119,7 @@ def standings(club: Club, filters: Filters, sort: str | None = None) -> list[Sta
         # Each member's kept rating joined in the same query (`kept.ratings_of`'s rows, read by
         # their index): no second pass over a thousand lines to pair them.
         rated = (Rating.club_id == club.id, Rating.scope == scope, Rating.member_id == Member.id)
-        query = query.add_columns(Rating.mu, Rating.sigma, Rating.games)
+        query = query.add_columns(Rating.mu, Rating.sigma, Rating.games, Rating.partners)
         rows = [_rated(row) for row in db.session.execute(query.outerjoin(Rating, and_(*rated)))]
     wins = night_results.night_wins(nights(club, replace(filters, member_id=None)))
     if wins:
@@ -128,7 +129,7 @@ def standings(club: Club, filters: Filters, sort: str | None = None) -> list[Sta
 
 def _rated(row: Any) -> Standing:
     """A line from the standings' row and its kept rating (none rated the member: none, 0)."""
-    *figures, mu, sigma, games = row
+    *figures, mu, sigma, games, partners = row
     if mu is None:
         return Standing(*figures)
     skill = model.Skill(mu, sigma)
@@ -139,6 +140,7 @@ def _rated(row: Any) -> Standing:
         rating_exact=skill.ordinal,
         rating_mu=mu,
         rating_sigma=sigma,
+        rating_partners=partners,
     )
 
 

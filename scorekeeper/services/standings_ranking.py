@@ -43,6 +43,13 @@ class Standing:
     # The skill and its uncertainty the figure is made of (openskill's mu and sigma).
     rating_mu: float | None = None
     rating_sigma: float | None = None
+    # Whom the member always partnered in the scope (`scopes.partners_key`; "": told apart).
+    rating_partners: str | None = None
+
+    @property
+    def always_partnered(self) -> bool:
+        """Every rated game with the same partner: the ratings cannot tell them apart yet."""
+        return self.rating is not None and bool(self.rating_partners)
 
     @property
     def provisional(self) -> bool:
@@ -71,11 +78,12 @@ class Standing:
 
     @property
     def rating_cell(self) -> str:
-        """The Rating column's cell: "12.3 (40)", "2.4 (3)*" (provisional), a true minus; "–"
-        where none is kept."""
+        """The Rating column's cell: "12.3 (40)", "2.4 (3)*" (provisional), "8.1 (12)†" (always
+        partnered), a true minus; "–" where none is kept."""
         if self.rating is None:
             return "–"
         mark = PROVISIONAL_MARK if self.provisional else ""
+        mark += PARTNERED_MARK if self.always_partnered else ""
         return f"{self.rating:.1f} ({self.rated_games}){mark}".replace("-", MINUS)
 
 
@@ -117,9 +125,17 @@ RATING_RULE = (
 )
 
 
-def rating_rule(over: str | None) -> str:
-    """The Rating column's rule, naming the scope its ratings are kept over ("Autumn 2026")."""
-    return RATING_RULE.format(over=f", {over}" if over else "")
+# How a rating is marked whose every game was with the same partner, and what that means: said
+# only on a page where a rating is so marked.
+PARTNERED_MARK = "†"
+PARTNERED_RULE = f" {PARTNERED_MARK} always with the same partner: not yet told apart."
+
+
+def rating_rule(over: str | None, partnered: bool = False) -> str:
+    """The Rating column's rule, naming the scope its ratings are kept over ("Autumn 2026"),
+    with what the partnered mark means where a rating carries it."""
+    said = RATING_RULE.format(over=f", {over}" if over else "")
+    return said + PARTNERED_RULE if partnered else said
 
 
 # Said beside the sort when the standings are sorted by rating (and only then: a page's first

@@ -15,7 +15,7 @@ from _club_support import table
 from scorekeeper.plumbing.db import db
 from scorekeeper.services import clubs, games
 from scorekeeper.services.games import SideSetup
-from scorekeeper.services.ratings import kept, model, reading
+from scorekeeper.services.ratings import folding, kept, model, reading
 
 from ._support import NOTHING, ONE_CLEAN, entries
 
@@ -56,7 +56,8 @@ def test_a_rating_on_too_few_games_is_marked_and_sorts_after_those_that_stand(cl
     order = [row[1] for row in rows]
     assert order.index("Zed") == len(order) - 1, order
     cells = {row[1]: row[14] for row in rows}
-    assert cells["Zed"] == f"{model.shown(zed.skill):.1f} (3)*"
+    # Provisional (*), and always with Ann (†: the test below).
+    assert cells["Zed"] == f"{model.shown(zed.skill):.1f} (3)*†"
     assert "*" not in cells["Dan"]
     assert f"* provisional: under {model.PROVISIONAL_GAMES} games." in response.text
     assert "Provisional ratings (*) come after the rest." in response.text
@@ -135,3 +136,40 @@ def test_partners_who_always_played_together_are_not_yet_told_apart(club, client
     play(club, ["Cat", "Bob"], ["Dan", "Zed"], MARCH)
     db.session.commit()
     assert said("Cat") is None and said("Dan") is None and said("Bob") is None
+
+
+def test_the_standings_and_the_api_mark_partners_not_yet_told_apart(club, client, regulars):
+    """Kept by the fold (`Rating.partners`), not read from each member's games: Bob and Zed
+    always partnered Ann, Cat always Dan, so their ratings are marked †; Ann, with two
+    partners, is not. One game with someone else tells them apart; that game deleted, the
+    marks come back, and the fold from scratch equals what is kept."""
+
+    def marks() -> tuple[dict[str, str], dict[str, bool], dict[str, bool], str]:
+        page = client.get(f"/clubs/{SLUG}/standings", query_string={"sort": "rating"})
+        cells = {row[1]: row[14] for row in table(page, "standings")}
+        answer = client.get(f"/api/v1/clubs/{SLUG}/standings").json
+        members = client.get(f"/api/v1/clubs/{SLUG}/members").json
+        apart = {line["player"]: line["separable"] for line in answer}
+        return cells, apart, {m["name"]: m["separable"] for m in members}, page.text
+
+    cells, apart, members, page = marks()
+    assert [name for name, cell in sorted(cells.items()) if cell.endswith("†")] == [
+        "Bob",
+        "Cat",
+        "Dan",
+        "Zed",
+    ]
+    assert cells["Zed"].endswith("*†") and "†" not in cells["Ann"]
+    assert "† always with the same partner: not yet told apart." in unescape(page)
+    together = {"Ann": True, "Bob": False, "Cat": False, "Dan": False, "Zed": False}
+    assert apart == members == together
+    mixed = [SideSetup("Cat & Bob", ["Cat", "Bob"]), SideSetup("Dan & Zed", ["Dan", "Zed"])]
+    game = games.record_game("classic", mixed, [entries(ONE_CLEAN, NOTHING)] * 4, club=club)
+    db.session.commit()
+    cells, apart, members, page = marks()
+    assert not any("†" in cell for cell in cells.values()) and "not yet told apart" not in page
+    assert apart == members == dict.fromkeys(together, True)
+    games.delete_game(game)
+    _, apart, members, _ = marks()
+    assert apart == members == together
+    assert folding.recompute_club(club, dry_run=True) == 0

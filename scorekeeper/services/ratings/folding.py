@@ -22,7 +22,7 @@ from scorekeeper.services.ratings import model
 from scorekeeper.services.ratings.model import Skill
 from scorekeeper.services.ratings.plackett_luce import rate_fast
 from scorekeeper.services.ratings.played import Played, played_games
-from scorekeeper.services.ratings.scopes import Kept, Who, _games_in, scopes_of
+from scorekeeper.services.ratings.scopes import Kept, Who, _games_in, partnered, scopes_of
 
 # Stored and recomputed figures closer than this are the same rating (doubles on both
 # databases hold the model's figures exactly; the tolerance only forgives a last bit).
@@ -44,6 +44,7 @@ STEP_COLUMNS = (
     "played_on",
     "mu",
     "sigma",
+    "partners",
 )
 
 
@@ -64,19 +65,23 @@ def _fold(
             [[(skill.mu, skill.sigma) for skill in side] for side in before],
             model.places([side.final_total for side in game.sides]),
         )
-        rated: dict[Who, Skill] = {}
+        rated: dict[Who, Kept] = {}
         for whos, skills in zip(sides, after, strict=True):
             for who, (mu, sigma) in zip(whos, skills, strict=True):
-                rated[who] = Skill(mu, sigma)
-        for who, skill in rated.items():
-            state[who] = Kept(skill, state.get(who, new).games + 1)
+                was = state.get(who, new)
+                teammates = [w for w in whos if w != who]
+                rated[who] = Kept(Skill(mu, sigma), was.games + 1, partnered(was, teammates))
+        for who, kept in rated.items():
+            state[who] = kept
+            skill = kept.skill
             steps.append(
-                (club_id, scope, position, game.id, *who, game.played_on, skill.mu, skill.sigma)
+                (club_id, scope, position, game.id, *who, game.played_on)
+                + (skill.mu, skill.sigma, kept.partners)
             )
     return steps
 
 
-# Rows in one INSERT statement on SQLite (PostgreSQL takes them by COPY): 500 rows of 9 columns
+# Rows in one INSERT statement on SQLite (PostgreSQL takes them by COPY): 500 rows of 10 columns
 # stay well inside its limit on a statement's parameters.
 ROWS_A_STATEMENT = 500
 
@@ -115,17 +120,15 @@ def insert_steps(steps: list[tuple]) -> None:
 
 def _rows(club_id: int, scope: str, state: dict[Who, Kept]) -> list[dict[str, Any]]:
     return [
-        {
-            "club_id": club_id,
-            "scope": scope,
-            "member_id": who[0],
-            "guest": who[1],
-            "mu": kept.skill.mu,
-            "sigma": kept.skill.sigma,
-            "games": kept.games,
-        }
+        {"club_id": club_id, "scope": scope, "member_id": who[0], "guest": who[1], **_figures(kept)}
         for who, kept in state.items()
     ]
+
+
+def _figures(kept: Kept) -> dict[str, Any]:
+    """A rating row's figures, as `Rating`'s columns name them."""
+    skill = kept.skill
+    return {"mu": skill.mu, "sigma": skill.sigma, "games": kept.games, "partners": kept.partners}
 
 
 def _insert(model_: Any, rows: list[dict[str, Any]]) -> None:
@@ -166,6 +169,7 @@ def _state_before(club_id: int, scope: str, position: int) -> dict[Who, Kept]:
             *who,
             RatingStep.mu,
             RatingStep.sigma,
+            RatingStep.partners,
             func.row_number()
             .over(partition_by=who, order_by=RatingStep.position.desc())
             .label("n"),
@@ -178,9 +182,10 @@ def _state_before(club_id: int, scope: str, position: int) -> dict[Who, Kept]:
         )
         .subquery()
     )
-    query = select(ranked.c.member_id, ranked.c.guest, ranked.c.mu, ranked.c.sigma, ranked.c.games)
-    rows = db.session.execute(query.where(ranked.c.n == 1))
-    return {(m, g): Kept(Skill(mu, sigma), games) for m, g, mu, sigma, games in rows}
+    c = ranked.c
+    query = select(c.member_id, c.guest, c.mu, c.sigma, c.games, c.partners)
+    rows = db.session.execute(query.where(c.n == 1))
+    return {(m, g): Kept(Skill(mu, sigma), n, kept) for m, g, mu, sigma, n, kept in rows}
 
 
 def refold(
@@ -221,7 +226,9 @@ def _append(writes: Writes, club_id: int, scope: str, position: int, games: list
     players = {who for game in games for side in game.sides for who in side.players}
     members = [m for m, _ in players if m is not None]
     guests = [g for m, g in players if m is None]
-    query = select(Rating.id, Rating.member_id, Rating.guest, Rating.mu, Rating.sigma, Rating.games)
+    query = select(
+        Rating.id, Rating.member_id, Rating.guest, Rating.mu, Rating.sigma, Rating.games
+    ).add_columns(Rating.partners)
     query = query.where(
         Rating.club_id == club_id,
         Rating.scope == scope,
@@ -229,17 +236,15 @@ def _append(writes: Writes, club_id: int, scope: str, position: int, games: list
     )
     ids: dict[Who, int] = {}
     state: dict[Who, Kept] = {}
-    for id_, member_id, guest, mu, sigma, games_ in db.session.execute(query):
+    for id_, member_id, guest, mu, sigma, games_, partners in db.session.execute(query):
         ids[(member_id, guest)] = id_
-        state[(member_id, guest)] = Kept(Skill(mu, sigma), games_)
+        state[(member_id, guest)] = Kept(Skill(mu, sigma), games_, partners)
     before = dict(state)
     writes.steps = _fold(club_id, scope, games, state, position)
     changed = {who: kept for who, kept in state.items() if before.get(who) != kept}
     # One UPDATE run for every rating that was there (by primary key), one INSERT for the new.
     writes.ratings_updated = [
-        {"id": ids[who], "mu": kept.skill.mu, "sigma": kept.skill.sigma, "games": kept.games}
-        for who, kept in changed.items()
-        if who in ids
+        {"id": ids[who], **_figures(kept)} for who, kept in changed.items() if who in ids
     ]
     writes.ratings = _rows(club_id, scope, {w: k for w, k in changed.items() if w not in ids})
 
@@ -279,11 +284,11 @@ def _expected(club_id: int, *, compared: bool = True) -> _Expected:
         found.rating_rows += _rows(club_id, scope, state)
     if not compared:
         return found
-    for _club, scope, position, game_id, member_id, guest, day, mu, sigma in found.step_rows:
-        found.steps[(scope, game_id, member_id, guest)] = (position, day, mu, sigma)
+    for _club, scope, position, game_id, member_id, guest, *kept in found.step_rows:
+        found.steps[(scope, game_id, member_id, guest)] = (position, *kept)
     for row in found.rating_rows:
         key = (row["scope"], row["member_id"], row["guest"])
-        found.ratings[key] = (row["games"], row["mu"], row["sigma"])
+        found.ratings[key] = (row["games"], row["mu"], row["sigma"], row["partners"])
     return found
 
 
@@ -309,11 +314,13 @@ def recompute_club(club: Club, *, dry_run: bool = False) -> int:
         RatingStep.played_on,
         RatingStep.mu,
         RatingStep.sigma,
+        RatingStep.partners,
     ).where(RatingStep.club_id == club.id)
     stored_steps = {tuple(r[:4]): tuple(r[4:]) for r in db.session.execute(steps)}
     ratings = select(
         Rating.scope, Rating.member_id, Rating.guest, Rating.games, Rating.mu, Rating.sigma
-    ).where(Rating.club_id == club.id)
+    ).add_columns(Rating.partners)
+    ratings = ratings.where(Rating.club_id == club.id)
     stored_ratings: dict[tuple, tuple] = {}
     twice = 0  # a player kept twice in one scope is a row too many
     for row in db.session.execute(ratings):

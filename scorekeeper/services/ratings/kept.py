@@ -84,14 +84,13 @@ def ratings_of(club: Club, scope: str = ALL, *, guests: bool = False) -> dict[An
     """Each rated member's rating in one of the club's scopes by member id, or with `guests`
     each rated guest's by the name they played under (one query)."""
     key = Rating.guest if guests else Rating.member_id
-    query = select(key, Rating.mu, Rating.sigma, Rating.games).where(
+    query = select(key, Rating.mu, Rating.sigma, Rating.games, Rating.partners).where(
         Rating.club_id == club.id,
         Rating.scope == scope,
         Rating.member_id.is_(None) if guests else Rating.member_id.is_not(None),
     )
-    return {
-        who: Kept(Skill(mu, sigma), games) for who, mu, sigma, games in db.session.execute(query)
-    }
+    rows = db.session.execute(query)
+    return {who: Kept(Skill(mu, sigma), games, kept) for who, mu, sigma, games, kept in rows}
 
 
 def steps_of(member: Member, scope: str = ALL) -> list[Step]:

@@ -10,6 +10,7 @@ name they played under. Read by `folding.py` (the ratings made from the games) a
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
@@ -18,6 +19,7 @@ from sqlalchemy.orm import selectinload
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Season, Side
+from scorekeeper.plumbing.models.ratings import PARTNERS_KEY
 from scorekeeper.services.names import name_key
 from scorekeeper.services.ratings.model import Skill
 
@@ -31,10 +33,32 @@ Who = tuple[int | None, str | None]
 
 
 class Kept(NamedTuple):
-    """A player's rating in a scope and the number of games behind it."""
+    """A player's rating in a scope, the number of games behind it, and whom they always
+    partnered (`partners_key`; None: not worked out)."""
 
     skill: Skill
     games: int
+    partners: str | None = None
+
+
+def partners_key(teammates: Sequence[Who]) -> str:
+    """The same teammates, the same key (a short digest, however many and however long their
+    names); "" for a player alone on their side, who is told apart by that game."""
+    if not teammates:
+        return ""
+    named = ",".join(sorted(f"{m}" if m is not None else f"g:{g}" for m, g in teammates))
+    return hashlib.blake2b(named.encode(), digest_size=PARTNERS_KEY // 2).hexdigest()
+
+
+def partnered(kept: Kept | None, teammates: Sequence[Who]) -> str | None:
+    """Whom a player has always partnered after one more game with these teammates: the key
+    while it is the same teammates every game, "" once told apart; None stays not known."""
+    key = partners_key(teammates)
+    if kept is None or kept.games == 0:
+        return key
+    if kept.partners is None:
+        return None
+    return kept.partners if kept.partners == key else ""
 
 
 def season_scope(season: Season) -> str:

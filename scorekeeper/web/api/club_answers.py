@@ -22,6 +22,11 @@ RATING = (
     "nights' games only) or no game rated the member"
 )
 RATED_GAMES = "The games behind the rating (0 where it is null)"
+SEPARABLE = (
+    "false: every rated game in the scope was with the same partner (or partners), so the "
+    "ratings cannot yet tell this player from them (the standings mark it †); true: told apart, "
+    "by a game with someone else or alone; null: no rating, or not worked out yet"
+)
 PROVISIONAL = (
     f"The rating stands on fewer than {PROVISIONAL_GAMES} games (provisional: the standings "
     "sorted by rating list it after every rating that is not); false where the rating is null"
@@ -46,6 +51,7 @@ class Rated(Answer):
     sigma: float | None = Field(description=SIGMA)
     rating_scope: str | None = Field(description=SCOPE)
     rating_scope_name: str | None = Field(description=SCOPE_NAME)
+    separable: bool | None = Field(description=SEPARABLE)
 
 
 TITLE = "Ann & Bob v Cat & Dan"
@@ -70,6 +76,7 @@ def rated_in(found: Kept | None, scope: str, name: str) -> dict[str, Any]:
     """A `Rated`'s fields from a kept rating (None: not yet rated in the scope)."""
     if found is None:
         figures: dict[str, Any] = {"rating": None, "rated_games": 0, "provisional": False}
+        figures["separable"] = None
         return {
             **figures,
             "mu": None,
@@ -85,7 +92,13 @@ def rated_in(found: Kept | None, scope: str, name: str) -> dict[str, Any]:
         "sigma": found.skill.sigma,
         "rating_scope": scope,
         "rating_scope_name": name,
+        "separable": separable(found.partners),
     }
+
+
+def separable(partners: str | None) -> bool | None:
+    """Whether the ratings can tell the player apart from their partners (`Kept.partners`)."""
+    return None if partners is None else partners == ""
 
 
 class Member(Rated):

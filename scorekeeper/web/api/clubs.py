@@ -15,7 +15,7 @@ from scorekeeper.rules.rounding import ratio
 from scorekeeper.services import clubs, games, standings
 from scorekeeper.web.access import Level, require
 from scorekeeper.web.api.answer_base import answered
-from scorekeeper.web.api.club_answers import SavedRules, Standing
+from scorekeeper.web.api.club_answers import SavedRules, Standing, separable
 from scorekeeper.web.api.club_requests import STANDINGS_GAMES, StandingsQuery
 from scorekeeper.web.api.game_requests import ref
 from scorekeeper.web.api.modelled import Unfit, query_parameters, read_query
@@ -69,6 +69,7 @@ def club_standings(slug: str):
                 sigma=row.rating_sigma,
                 rating_scope=scope,
                 rating_scope_name=named,
+                separable=separable(row.rating_partners) if row.rating is not None else None,
             )
             for row in standings.standings(club, chosen, _query("sort"))
         ]

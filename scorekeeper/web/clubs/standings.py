@@ -32,7 +32,8 @@ def standings(slug: str):
         sorts=club_standings.SORTS,
         rated=scope is not None,
         rating_rule=club_standings.rating_rule(
-            club_standings.scope_name(club, scope) if scope is not None else None
+            club_standings.scope_name(club, scope) if scope is not None else None,
+            partnered=any(r.always_partnered for r in rows),
         ),
         provisional_last=club_standings.PROVISIONAL_LAST if sort == "rating" else None,
         rating_kept_rule=club_standings.RATING_KEPT_RULE,
