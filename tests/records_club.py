@@ -330,8 +330,13 @@ def snapshot(club: Club) -> list[dict]:
 
 
 def figures(rows: list[Standing]) -> list[tuple]:
-    """Standings without member ids, which differ between clubs."""
-    return [tuple(v for k, v in row.__dict__.items() if k != "member_id") for row in rows]
+    """Standings without member ids, which differ between clubs, nor the partners' digests
+    made of them (whether each rating is always partnered stays)."""
+    other = {"member_id", "rating_partners"}
+    return [
+        (*(v for k, v in row.__dict__.items() if k not in other), row.always_partnered)
+        for row in rows
+    ]
 
 
 def counts() -> tuple[int, int]:

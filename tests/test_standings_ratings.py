@@ -160,15 +160,16 @@ def test_the_season_filter_rates_within_the_season(app, client, tuesday8):
 
 def test_the_rule_set_filter_rates_within_the_rule_set(app, client, tuesday8):
     rows = rows_of(client, season="all", ruleset="classic")
-    # Classic: g8 alone, Ann & Cat beat Bob & Gus (a guest, not listed), all new.
+    # Classic: g8 alone, Ann & Cat beat Bob & Gus (a guest, not listed), all new; each had
+    # one partner in it (†).
     new = model.NEW
     won, lost = model.rate([[new, new], [new, new]], [3700, 600])
     assert shown(rows) == {
-        "Ann": f"{model.shown(won[0]):.1f} (1)*",
-        "Cat": f"{model.shown(won[1]):.1f} (1)*",
-        "Bob": f"{model.shown(lost[0]):.1f} (1)*".replace("-", "−"),
+        "Ann": f"{model.shown(won[0]):.1f} (1)*†",
+        "Cat": f"{model.shown(won[1]):.1f} (1)*†",
+        "Bob": f"{model.shown(lost[0]):.1f} (1)*†".replace("-", "−"),
     }
-    assert shown(rows)["Ann"] == "2.4 (1)*"
+    assert shown(rows)["Ann"] == "2.4 (1)*†"
     assert shown(rows)["Ann"] != cell(kept_of(app, kept.ALL)["Ann"])
     club_rows = rows_of(client, season="all", ruleset="club")
     assert shown(club_rows) == {n: cell(k) for n, k in kept_of(app, "rules:club").items()}

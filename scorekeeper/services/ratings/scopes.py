@@ -10,6 +10,7 @@ name they played under. Read by `folding.py` (the ratings made from the games) a
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
@@ -44,10 +45,15 @@ class Kept(NamedTuple):
 def partners_key(teammates: Sequence[Who]) -> str:
     """The same teammates, the same key (a short digest, however many and however long their
     names); "" for a player alone on their side, who is told apart by that game."""
-    if not teammates:
+    return _digest(tuple(sorted(f"{m}" if m is not None else f"g:{g}" for m, g in teammates)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _digest(named: tuple[str, ...]) -> str:
+    """A fold asks for a club's few partnerships over and over: each digested once."""
+    if not named:
         return ""
-    named = ",".join(sorted(f"{m}" if m is not None else f"g:{g}" for m, g in teammates))
-    return hashlib.blake2b(named.encode(), digest_size=PARTNERS_KEY // 2).hexdigest()
+    return hashlib.blake2b(",".join(named).encode(), digest_size=PARTNERS_KEY // 2).hexdigest()
 
 
 def partnered(kept: Kept | None, teammates: Sequence[Who]) -> str | None:
