@@ -18,7 +18,7 @@ from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Deal, DealPart, DealScore, Game
 
 from .conftest import ARTIFACTS, check_axe, game_link, open_phone, start_game
-from .test_live import no_signal, serve_worker, signal_back
+from .test_live import kept_on_phone, no_signal, serve_worker, signal_back
 from .test_taps import Counted
 
 # Within 2 seconds of a line or the deal being saved, every phone shows it.
@@ -204,6 +204,11 @@ def test_a_line_entered_with_no_signal_is_sent_once_when_it_returns(phone, app):
     page.goto(f"{page.base}{game}/deals/next/1")
     serve_worker(page)
     expect(page.locator("h1")).to_have_text("Line for Cat & Dan, deal 1")
+    # What the kept scoreboard lists a waiting line with: the page and the server's words of
+    # the queue (in what the scorer is told), kept by the worker once the form had loaded.
+    # Cut before they were, the list had the line with none of its words (CI, once).
+    for path in (game, f"{game}/scorer"):
+        kept_on_phone(page, path)
 
     no_signal(page.context)
     page.get_by_role("button", name="One more: clean books").tap()
