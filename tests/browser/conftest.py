@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import threading
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -91,22 +92,44 @@ def phone_context(browser, name: str, **extra):
 
 
 def watch(page, live_server: str) -> None:
-    """Record every request: `page.outside` for other hosts, `page.transfers` for sizes."""
+    """Record every request: `page.outside` for other hosts, `page.transfers` for sizes, and
+    `page.started` and `page.ended` to count them (`transfers_counted` waits on them)."""
     page.outside = []
     page.transfers = []
+    page.started = []
+    page.ended = []
 
     def on_request(request) -> None:
-        if not request.url.startswith((live_server, "data:")):
+        if request.url.startswith(live_server):
+            page.started.append(request.url)
+        elif not request.url.startswith("data:"):
             page.outside.append(request.url)
+
+    def on_ended(request) -> None:
+        if request.url.startswith(live_server):
+            page.ended.append(request.url)
 
     def on_finished(request) -> None:
         sizes = request.sizes()
         page.transfers.append(
             (request.url, sizes["responseHeadersSize"] + max(sizes["responseBodySize"], 0))
         )
+        on_ended(request)
 
     page.on("request", on_request)
     page.on("requestfinished", on_finished)
+    page.on("requestfailed", on_ended)
+
+
+def transfers_counted(page, document: str, within: float = 15.0) -> None:
+    """Wait until the page's document and every request the page started on the app's server
+    have been counted, finished or failed. The browser's events reach the test only as it
+    talks to the browser, and a request's end may come after the page's load: each round trip
+    here lets those waiting in (on CI's busy cores a first visit once counted nothing)."""
+    deadline = time.monotonic() + within
+    while document not in page.ended or len(page.ended) < len(page.started):
+        assert time.monotonic() < deadline, (document, page.started, page.ended)
+        page.evaluate("0")
 
 
 def open_phone(browser, name: str, live_server: str, **extra):

@@ -32,7 +32,7 @@ from scorekeeper.services.access import Level
 from scorekeeper.services.games import SideSetup
 from scorekeeper.services.links import path_of
 
-from .conftest import open_phone
+from .conftest import open_phone, transfers_counted
 from .seeded import kept
 
 LIMIT = 10 * 1024
@@ -151,6 +151,8 @@ MORE_PAGES = {
 def first_visit(page: Page, path: str) -> list[tuple[str, int]]:
     """Open the page on a phone that never saw the app; (url, bytes) of what it transferred."""
     page.transfers.clear()
+    page.started.clear()
+    page.ended.clear()
     game = path.startswith("/t/")
     if game:
         with page.expect_response(lambda r: "/live?" in r.url, timeout=10_000):
@@ -158,6 +160,7 @@ def first_visit(page: Page, path: str) -> list[tuple[str, int]]:
     else:
         page.goto(page.base + path)
     page.wait_for_load_state("networkidle")
+    transfers_counted(page, page.base + path)
     # The live answer's transfer is counted as it ends (watch() asks its sizes then): each end
     # of a request lets that count in, and the page asks again every second or so.
     while game and not any("/live?" in url for url, _ in page.transfers):
