@@ -50,7 +50,6 @@ from scorekeeper.services.standings_filters import scope_name as scope_name
 from scorekeeper.services.standings_filters import within as within
 from scorekeeper.services.standings_ranking import DEFAULT_SORT as DEFAULT_SORT
 from scorekeeper.services.standings_ranking import NIGHT_WINS_RULE as NIGHT_WINS_RULE
-from scorekeeper.services.standings_ranking import PARTNERED_MARK as PARTNERED_MARK
 from scorekeeper.services.standings_ranking import PROVISIONAL_LAST as PROVISIONAL_LAST
 from scorekeeper.services.standings_ranking import RATING_KEPT_RULE as RATING_KEPT_RULE
 from scorekeeper.services.standings_ranking import RATING_RULE as RATING_RULE

@@ -19,7 +19,7 @@ from scorekeeper.services.nights import board as night_board
 from scorekeeper.services.nights import planning, seating
 from scorekeeper.services.nights import play as night_play
 from scorekeeper.services.nights.play import NightRefused
-from scorekeeper.services.ratings import chances, model
+from scorekeeper.services.ratings import chances, model, scopes
 
 from ._support import NOTHING, ONE_CLEAN, entries
 
@@ -195,17 +195,15 @@ def test_a_rated_guest_is_known_at_a_night_whatever_the_case_typed(club):
     for _ in range(6):
         sides = [SideSetup("Ann & Zed", ["Ann", "Zed"]), SideSetup("Cat & Dan", [*WEAK])]
         games.record_game("classic", sides, [entries(ONE_CLEAN, NOTHING)] * 4, club=club)
-    zed = chances.guest_who("ZED")
-    assert zed == chances.guest_who("zed") == seating.who_is(planning.GUEST + "Zed ")
+    zed = scopes.guest("ZED")
+    assert zed == scopes.guest("zed") == seating.who_is(planning.GUEST + "Zed ")
     assert chances.skills_of(club.id, [zed])[zed].mu > model.NEW.mu
     found = ids(club)
     night = night_play.open_night(
         club, [found[n] for n in ("Ann", *WEAK)], "ZED", "classic", 2, "balanced", "no game"
     )
     [table] = night_board.night_view(night).next_round.tables
-    who = {
-        name: (found[name], None) if name in found else chances.guest_who(name) for name in found
-    }
+    who = {name: (found[name], None) if name in found else scopes.guest(name) for name in found}
     who["ZED"] = zed
     sides = [[who[n] for n in side] for side in table.sides]
     kept = chances.skills_of(club.id, [w for side in sides for w in side])

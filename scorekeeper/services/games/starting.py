@@ -17,7 +17,7 @@ from scorekeeper.rules.terms import MAX_ERRORS_LISTED, MAX_NAME, PARTNERS
 from scorekeeper.services import creations
 from scorekeeper.services.games.replay import seats_of
 from scorekeeper.services.names import name_key, name_problem, squeezed
-from scorekeeper.services.ratings import chances
+from scorekeeper.services.ratings import chances, scopes
 
 
 class GameRefused(ValueError):
@@ -237,4 +237,4 @@ def last_table(club: Club, secrets: Sequence[str]) -> LastTable | None:
 def _who(name: str, members: dict[str, Member]) -> tuple[int | None, str | None]:
     """A player as the ratings know them: the member of that name by id, else a guest."""
     member = members.get(name_key(name))
-    return (member.id, None) if member else chances.guest_who(name)
+    return (member.id, None) if member else scopes.guest(name)

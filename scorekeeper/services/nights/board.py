@@ -32,7 +32,7 @@ from scorekeeper.services.nights.ranking import (
     Standing,
     standings,
 )
-from scorekeeper.services.ratings import chances
+from scorekeeper.services.ratings import chances, scopes
 
 
 @dataclass(frozen=True)
@@ -259,7 +259,7 @@ def _with_chances(
     """The tables yet to deal (the last round's with no deal, the next round's) with each
     side's chance from the club's ratings, read once for the night's players."""
     who = {
-        p.name: (p.member_id, None) if p.member_id is not None else chances.guest_who(p.name)
+        p.name: (p.member_id, None) if p.member_id is not None else scopes.guest(p.name)
         for p in night.players
     }
     skills = chances.skills_of(night.club_id, who.values())

@@ -44,7 +44,7 @@ from scorekeeper.services.nights import groups as night_groups
 from scorekeeper.services.nights import pairs as night_pairs
 from scorekeeper.services.nights import planning
 from scorekeeper.services.nights.pairs import player_key
-from scorekeeper.services.ratings import chances
+from scorekeeper.services.ratings import chances, scopes
 from scorekeeper.services.ratings.kept import Who
 from scorekeeper.services.ratings.model import Skill
 
@@ -237,7 +237,7 @@ def _plan(asked: _Asked, seed: int) -> Round:
 def who_is(key: str) -> Who:
     """A player as the engine names them, as the ratings do: a member by id, a guest by name."""
     if key.startswith(planning.GUEST):
-        return chances.guest_who(key.removeprefix(planning.GUEST))
+        return scopes.guest(key.removeprefix(planning.GUEST))
     return (int(key), None)
 
 

@@ -26,11 +26,6 @@ def who_of(player: Any) -> Who:
     return scopes._who(player)  # the one definition, shared so both read a player alike
 
 
-def guest_who(name: str) -> Who:
-    """A guest, by the name they play under, as kept rates them (`scopes.guest`)."""
-    return scopes.guest(name)
-
-
 def skills_of(club_id: int, players: Iterable[Who]) -> dict[Who, Skill]:
     """Each of these players' kept rating ("all"), a newcomer's for anyone unrated (one query)."""
     wanted = set(players)
