@@ -140,6 +140,43 @@ def test_a_page_kept_in_the_background_leaves_the_message_to_the_page_opened(app
     assert "This phone remembers" in text(client.get(kept.headers["Location"]))
 
 
+def test_a_page_kept_in_the_background_writes_no_cookie(app, client):
+    """Sent with the cookie as it was before the person's post, a kept page's answer must not
+    put that cookie back. It did: after Play again, the finished game's deal form, kept in the
+    background, wrote the old cookie with its own "This game is over", and "New game started"
+    was lost."""
+    game_id = own_rules_game(client)
+    finish(client, game_id)
+    board = link(client, game_id)
+    client.get(board)
+    before = client.get_cookie("session").value
+    client.post(f"{board}/remember-rules")
+    late = app.test_client()
+    late.set_cookie("session", before)
+    kept = late.get(f"{board}/deals/new", headers={KEPT_PAGE_HEADER: "1"})
+    assert kept.status_code == 302 and "Set-Cookie" not in kept.headers
+    # On the person's own cookie, the same fetch leaves no message of its own either.
+    client.get(f"{board}/deals/new", headers={KEPT_PAGE_HEADER: "1"})
+    page = text(client.get(board))
+    assert "This phone remembers" in page and "This game is over" not in page
+
+
+def test_a_phones_first_page_kept_in_the_background_keeps_its_form_token(app, client):
+    """A page kept before the phone had a session: its forms' token is the session's."""
+    game_id = own_rules_game(client)
+    finish(client, game_id)
+    board = link(client, game_id)
+    app.config["WTF_CSRF_ENABLED"] = True
+    try:
+        phone = app.test_client()
+        html = phone.get(board, headers={KEPT_PAGE_HEADER: "1"}).get_data(as_text=True)
+        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+        kept = phone.post(f"{board}/remember-rules", data={"csrf_token": token})
+        assert kept.status_code == 302 and len(home_rules(phone)) == 1
+    finally:
+        app.config["WTF_CSRF_ENABLED"] = False
+
+
 def test_the_workers_background_fetches_say_so(app):
     """keepPages in static/sw.js sends the header the server reads (one name, two languages)."""
     script = (Path(app.static_folder) / "sw.js").read_text()

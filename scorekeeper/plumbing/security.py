@@ -6,6 +6,7 @@ import os
 from datetime import timedelta
 
 from flask import Flask, Response, g, get_flashed_messages, request
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 
 from scorekeeper.plumbing.compress import WORKER_ENDPOINT
 
@@ -52,6 +53,9 @@ NO_STORE = "no-store"
 # static/sw.js sends it). Such a page shows no flashed message and leaves them in the session:
 # fetched between a form's post and the page it redirects to, it would take that page's message
 # ("Deal 2 saved") away, and a kept page would show a message from the past with no signal.
+# Nor does its answer write the session's cookie (KeptPageSessions): sent with the cookie as it
+# was before the person's post, it would put that cookie back, the post's message lost, and a
+# message of its own ("This game is over", from a finished game's deal form) shown instead.
 KEPT_PAGE_HEADER = "X-Kept-Page"
 NEVER_KEPT_BLUEPRINTS = ("accounts",)
 NEVER_KEPT_MARK = "never_kept"  # on `g`: this request's answer is the sign-in's (never_keep)
@@ -137,6 +141,27 @@ def in_production() -> bool:
     return os.environ.get("SCOREKEEPER_ENV", "").lower() == "production"
 
 
+class KeptPageSessions(SecureCookieSessionInterface):
+    """Session cookies as Flask writes them, but never from a page kept in the background."""
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        """Write the cookie unless a kept page asked; then only a form token it made first."""
+        if not request.headers.get(KEPT_PAGE_HEADER):
+            return super().save_session(app, session, response)
+        if session.accessed:
+            response.vary.add("Cookie")
+        # A phone's first page may be one kept in the background: its forms' token must stay
+        # valid, and with no token yet no post of the person's can be on its way to lose.
+        token = app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+        sent = self.open_session(app, request) or {}
+        if token in session and token not in sent:
+            # The session as the request sent it, with the token and nothing else of this page.
+            first = self.session_class(sent)
+            first[token] = session[token]
+            return super().save_session(app, first, response)
+        return None
+
+
 def configure(app: Flask) -> None:
     """Production cookie settings and the secret check; security headers on each response."""
     if in_production() and not app.testing:
@@ -166,6 +191,7 @@ def configure(app: Flask) -> None:
         REMEMBER_COOKIE_SAMESITE="Lax",
     )
 
+    app.session_interface = KeptPageSessions()
     app.jinja_env.globals["page_messages"] = page_messages
     # Decided once, at start, like the cookie settings above.
     production = in_production()
