@@ -110,7 +110,11 @@ def watch(page, live_server: str) -> None:
             page.ended.append(request.url)
 
     def on_finished(request) -> None:
-        sizes = request.sizes()
+        try:
+            sizes = request.sizes()
+        except Exception:  # playwright.sync_api.Error (imported only where it is installed)
+            # Finished as its page was put away: nobody counts its bytes any more.
+            return on_ended(request)
         page.transfers.append(
             (request.url, sizes["responseHeadersSize"] + max(sizes["responseBodySize"], 0))
         )
