@@ -38,7 +38,7 @@ def another_site() -> Iterator[tuple[str, dict[str, str]]]:
         0,
         lambda environ, reply: Response(shown["page"], mimetype="text/html")(environ, reply),
     )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     yield f"http://localhost:{server.server_port}/a-page-about-cards.html", shown
     server.shutdown()
