@@ -28,13 +28,14 @@ from ._every_page_world import (
     send_line,
     won,
 )
+from .conftest import settled
 
 # ------------------------------------------------------------------------- loading pages
 
 
 def count_from_here(page: Page) -> None:
     """Count only what comes next, once what came before has settled."""
-    page.wait_for_load_state("networkidle")
+    settled(page)
     page.transfers.clear()
 
 
@@ -49,7 +50,7 @@ def load(page: Page, path: str) -> None:
     """Open a page afresh, counting only what this load transfers."""
     count_from_here(page)
     page.goto(page.base + path)
-    page.wait_for_load_state("networkidle")
+    settled(page)
 
 
 def sign_in(page: Page) -> None:
@@ -80,7 +81,7 @@ def deal_with_counter(page: Page, world: World) -> None:
     """Deal 3 of a game in progress, the first side counting its cards."""
     load(page, f"{world.playing}/deals/new")
     page.locator("details.counter summary").first.click()
-    page.wait_for_load_state("networkidle")
+    settled(page)
 
 
 def refused_deal(page: Page, world: World) -> None:
@@ -92,7 +93,7 @@ def refused_deal(page: Page, world: World) -> None:
     as_typed(page)
     page.get_by_role("button", name="Save deal 2").click()
     expect(page.locator(".problems")).to_contain_text("not '1x'")
-    page.wait_for_load_state("networkidle")
+    settled(page)
 
 
 def refused_by_the_decks(page: Page, world: World) -> None:
@@ -106,7 +107,7 @@ def refused_by_the_decks(page: Page, world: World) -> None:
     expect(page.locator(".problems li")).to_have_count(1)
     for figure in ("#s0-red_threes_down", "#s1-red_threes_caught"):
         expect(page.locator(figure)).to_have_attribute("aria-invalid", "true")
-    page.wait_for_load_state("networkidle")
+    settled(page)
 
 
 def refused_house_rule(page: Page, world: World) -> None:
@@ -120,7 +121,7 @@ def refused_house_rule(page: Page, world: World) -> None:
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#rule_going_out_bonus")).to_have_attribute("aria-invalid", "true")
     expect(page.locator("#rule_going_out_bonus")).to_be_visible()
-    page.wait_for_load_state("networkidle")
+    settled(page)
 
 
 def conflict(page: Page, world: World, app) -> None:
@@ -134,7 +135,7 @@ def conflict(page: Page, world: World, app) -> None:
     count_from_here(page)
     page.get_by_role("button", name="Save correction").click()
     expect(page.get_by_role("heading", name="Deal 1 was changed meanwhile")).to_be_visible()
-    page.wait_for_load_state("networkidle")
+    settled(page)
 
 
 def saved_meanwhile(page: Page, world: World, app) -> None:
@@ -147,7 +148,7 @@ def saved_meanwhile(page: Page, world: World, app) -> None:
     count_from_here(page)
     page.get_by_role("button", name=re.compile(r"Save deal \d+")).click()
     expect(page.get_by_role("alert")).to_contain_text("saved on another phone meanwhile")
-    page.wait_for_load_state("networkidle")
+    settled(page)
 
 
 def lines_arrived(page: Page, world: World, app) -> None:
@@ -160,7 +161,7 @@ def lines_arrived(page: Page, world: World, app) -> None:
     page.get_by_role("button", name=re.compile(r"Save deal \d+")).click()
     heading = "Sides' own lines came in while you were entering"
     expect(page.get_by_role("heading", name=heading)).to_be_visible()
-    page.wait_for_load_state("networkidle")
+    settled(page)
 
 
 def showing(path: str, where: str, *texts: str) -> Callable[[Page, World], None]:
@@ -182,7 +183,7 @@ def line_refused_with_another(page: Page, world: World) -> None:
     count_from_here(page)
     page.get_by_role("button", name="Send this line").click()
     expect(page.locator("#went_out-error")).to_contain_text("Only one side can go out")
-    page.wait_for_load_state("networkidle")
+    settled(page)
 
 
 def line_refused(page: Page, world: World) -> None:
@@ -194,7 +195,7 @@ def line_refused(page: Page, world: World) -> None:
     as_typed(page)
     page.get_by_role("button", name="Send this line").click()
     expect(page.locator(".problems")).to_contain_text("not '1x'")
-    page.wait_for_load_state("networkidle")
+    settled(page)
 
 
 def line_saved_meanwhile(page: Page, world: World, app) -> None:
@@ -206,7 +207,7 @@ def line_saved_meanwhile(page: Page, world: World, app) -> None:
     count_from_here(page)
     page.get_by_role("button", name="Send this line").click()
     expect(page.get_by_role("heading", name="Deal 1 was saved meanwhile")).to_be_visible()
-    page.wait_for_load_state("networkidle")
+    settled(page)
 
 
 def later_line_stands(page: Page, world: World) -> None:
@@ -221,7 +222,7 @@ def later_line_stands(page: Page, world: World) -> None:
     count_from_here(page)
     page.get_by_role("button", name="Send this line").click()
     expect(page.get_by_role("heading", name="Ann sent a later line for Ann & Bob")).to_be_visible()
-    page.wait_for_load_state("networkidle")
+    settled(page)
 
 
 def refused_game(page: Page, world: World) -> None:
@@ -232,7 +233,7 @@ def refused_game(page: Page, world: World) -> None:
     count_from_here(page)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".problems")).to_be_visible()
-    page.wait_for_load_state("networkidle")
+    settled(page)
 
 
 def table_link_opened(page: Page, world: World, app) -> None:
@@ -247,7 +248,7 @@ def table_link(page: Page, world: World, app) -> None:
     table_link_opened(page, world, app)
     count_from_here(page)
     page.get_by_role("button", name="Keep the table link on this phone").click()
-    page.wait_for_load_state("networkidle")
+    settled(page)
 
 
 def night(seated: int, played: int, suffix: str = "") -> Callable[[Page, World, object], None]:
@@ -303,7 +304,7 @@ def my_games(page: Page, world: World) -> None:
     for link in opened:
         # One after another, as a person opens them: each page settles before the next link.
         page.goto(page.base + link)
-        page.wait_for_load_state("networkidle")
+        settled(page)
     load(page, "/")
     playing = page.locator("section[aria-labelledby=playing] .game-line")
     finished = page.locator("section[aria-labelledby=finished] .game-line")
@@ -322,7 +323,7 @@ def not_found(path: str, heading: str) -> Callable[[Page, World], None]:
         response = page.goto(page.base + path.format(w=world))
         assert response is not None and response.status == 404, response
         expect(page.get_by_role("heading", level=1)).to_have_text(heading)
-        page.wait_for_load_state("networkidle")
+        settled(page)
 
     return visit
 
@@ -335,4 +336,4 @@ def refused_sign_in(page: Page, world: World) -> None:
     count_from_here(page)
     page.get_by_role("button", name="Sign in").click()
     expect(page.locator(".problems")).to_be_visible()
-    page.wait_for_load_state("networkidle")
+    settled(page)

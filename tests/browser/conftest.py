@@ -137,6 +137,26 @@ def transfers_counted(page, document: str, within: float = 15.0) -> None:
         page.evaluate("0")
 
 
+# A page has opened when its document is complete (its stylesheets, scripts and pictures in) and
+# the fonts its layout asked for are loaded. Its icon comes after: Chromium asks for it once the
+# page has loaded.
+OPENED = "() => document.readyState === 'complete' && document.fonts.status === 'loaded'"
+ICONS = "() => [...document.querySelectorAll('link[rel~=icon]')].map((link) => link.href)"
+
+
+def settled(page, within: float = 15.0) -> None:
+    """Wait until the page has opened, its icon has come, and every request it started on the
+    app's server has ended, finished or failed: all it fetched as it opened is counted (in
+    `page.transfers`, since they were last cleared). Not Playwright's "networkidle", which waits
+    out half a second of quiet after the last request, whatever the page is doing."""
+    page.wait_for_function(OPENED, timeout=within * 1000)
+    icons = set(page.evaluate(ICONS))
+    deadline = time.monotonic() + within
+    while len(page.ended) < len(page.started) or icons - {url for url, _ in page.transfers}:
+        assert time.monotonic() < deadline, (icons, page.started, page.ended)
+        page.evaluate("0")
+
+
 def open_phone(browser, name: str, live_server: str, **extra):
     """A page on a new phone of this shape, watched, knowing the server and its own name."""
     page = phone_context(browser, name, **extra).new_page()
