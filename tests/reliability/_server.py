@@ -10,12 +10,15 @@ The client is in _client.py and the load in _load.py; both are imported from her
 
 from __future__ import annotations
 
+import atexit
 import os
 import secrets
+import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from html.parser import HTMLParser
@@ -98,6 +101,10 @@ def _empty_postgres() -> None:
         engine.dispose()
 
 
+# The first database init-db made in this process, on SQLite (Gunicorn.init_db).
+_MIGRATED: Path | None = None
+
+
 class Gunicorn:
     """gunicorn -w N on 127.0.0.1 with the app on one SQLite file (or the PostgreSQL test
     database); stop() in a finally."""
@@ -118,6 +125,13 @@ class Gunicorn:
         self.env.pop("FLASK_APP", None)
 
     def init_db(self) -> None:
+        """A fresh database at head, made by `flask init-db` as a deployment makes it. On SQLite
+        the process's first is kept and copied for the next server: the same file, without
+        running every migration again (3 s each time)."""
+        global _MIGRATED
+        if not POSTGRES_URL and _MIGRATED is not None:
+            shutil.copyfile(_MIGRATED, self.db_path)
+            return
         if POSTGRES_URL:
             _empty_postgres()
         subprocess.run(
@@ -128,6 +142,13 @@ class Gunicorn:
             capture_output=True,
             timeout=120,
         )
+        if not POSTGRES_URL and not Path(f"{self.db_path}-wal").exists():
+            # init-db has closed every connection: SQLite's write-ahead log is back in the
+            # file, and the file alone is the whole database.
+            kept = Path(tempfile.mkdtemp(prefix="migrated-")) / "migrated.sqlite"
+            atexit.register(shutil.rmtree, kept.parent, True)
+            shutil.copyfile(self.db_path, kept)
+            _MIGRATED = kept
 
     def start(self, wait: float = 30.0) -> Gunicorn:
         self.port = free_port()
