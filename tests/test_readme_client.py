@@ -16,13 +16,11 @@ import shlex
 import shutil
 import subprocess
 import sys
-import threading
 import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import app_of_its_own
-from werkzeug.serving import make_server
+from conftest import app_of_its_own, serving
 
 from scorekeeper.services import accounts, clubs
 
@@ -81,15 +79,8 @@ def served(tmp_path, databases):
             for name in MEMBERS:
                 clubs.add_member(club, name)
             code = club.table_code
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-        thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-        thread.start()
-        try:
+        with serving(app) as server:
             yield f"http://127.0.0.1:{server.server_port}", code
-        finally:
-            server.shutdown()
-            server.server_close()
-            thread.join(timeout=10)
 
 
 def call_api(base_url: str, path: str, body: dict) -> dict:

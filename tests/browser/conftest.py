@@ -5,13 +5,11 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import threading
 import time
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import app_of_its_own
-from werkzeug.serving import make_server
+from conftest import app_of_its_own, serving
 
 # Screenshots are kept only of the tests that fail: the fixture and hook of screenshots.py.
 from .screenshots import pytest_runtest_makereport, screenshots_of_failures_only  # noqa: F401
@@ -53,12 +51,8 @@ def browser():
 @pytest.fixture
 def live_server(app):
     """The app served on 127.0.0.1 for the length of one test."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    # Polled for its shutdown every 50 ms, not every 500: each browser test ends sooner.
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+    with serving(app) as server:
+        yield f"http://127.0.0.1:{server.server_port}"
 
 
 # The two phones every browser test runs on: a small one and a large one.
@@ -126,15 +120,25 @@ def watch(page, live_server: str) -> None:
     page.on("requestfailed", on_ended)
 
 
+def _events_in_until(page, done, within: float, what: str) -> None:
+    """Talk to the browser until `done()`: its events (a request's start and end) reach the
+    test only as it talks to the browser, and each round trip lets those waiting in."""
+    deadline = time.monotonic() + within
+    while not done():
+        assert time.monotonic() < deadline, (what, page.started, page.ended)
+        page.evaluate("0")
+
+
 def transfers_counted(page, document: str, within: float = 15.0) -> None:
     """Wait until the page's document and every request the page started on the app's server
-    have been counted, finished or failed. The browser's events reach the test only as it
-    talks to the browser, and a request's end may come after the page's load: each round trip
-    here lets those waiting in (on CI's busy cores a first visit once counted nothing)."""
-    deadline = time.monotonic() + within
-    while document not in page.ended or len(page.ended) < len(page.started):
-        assert time.monotonic() < deadline, (document, page.started, page.ended)
-        page.evaluate("0")
+    have been counted, finished or failed. A request's end may come after the page's load (on
+    CI's busy cores a first visit once counted nothing)."""
+    _events_in_until(
+        page,
+        lambda: document in page.ended and len(page.ended) >= len(page.started),
+        within,
+        document,
+    )
 
 
 # A page has opened when its document is complete (its stylesheets, scripts and pictures in) and
@@ -151,10 +155,14 @@ def settled(page, within: float = 15.0) -> None:
     out half a second of quiet after the last request, whatever the page is doing."""
     page.wait_for_function(OPENED, timeout=within * 1000)
     icons = set(page.evaluate(ICONS))
-    deadline = time.monotonic() + within
-    while len(page.ended) < len(page.started) or icons - {url for url, _ in page.transfers}:
-        assert time.monotonic() < deadline, (icons, page.started, page.ended)
-        page.evaluate("0")
+    _events_in_until(
+        page,
+        lambda: (
+            len(page.ended) >= len(page.started) and not icons - {url for url, _ in page.transfers}
+        ),
+        within,
+        f"the page's icons {sorted(icons)}",
+    )
 
 
 def open_phone(browser, name: str, live_server: str, **extra):

@@ -10,12 +10,11 @@ right link, tapped on that same page, opens the game.
 from __future__ import annotations
 
 import secrets
-import threading
 from collections.abc import Iterator
 
 import pytest
+from conftest import serving
 from sqlalchemy import func, select
-from werkzeug.serving import make_server
 from werkzeug.wrappers import Response
 
 from scorekeeper.plumbing.db import db
@@ -33,15 +32,12 @@ def another_site() -> Iterator[tuple[str, dict[str, str]]]:
     app is 127.0.0.1), and on this machine, so Chromium lets its page ask the app for pictures.
     Its one page is whatever the test puts in the dict's "page"."""
     shown = {"page": ""}
-    server = make_server(
-        "127.0.0.1",
-        0,
-        lambda environ, reply: Response(shown["page"], mimetype="text/html")(environ, reply),
-    )
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    yield f"http://localhost:{server.server_port}/a-page-about-cards.html", shown
-    server.shutdown()
+
+    def page(environ, reply):
+        return Response(shown["page"], mimetype="text/html")(environ, reply)
+
+    with serving(page, threaded=False) as server:
+        yield f"http://localhost:{server.server_port}/a-page-about-cards.html", shown
 
 
 def _misses(app) -> int:

@@ -8,7 +8,7 @@ import threading
 import uuid
 
 import pytest
-from werkzeug.serving import make_server
+from conftest import serving
 
 from ._server import DEAL, Game, Gunicorn, Reply, call, form_fields, new_game, new_key
 
@@ -18,16 +18,8 @@ AT_ONCE = 10
 @pytest.fixture
 def live_port(app):
     """The test app (CSRF off) served by werkzeug, threaded, on 127.0.0.1."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    # A short poll: shutdown() waits for the loop's next look, 0.5 s by default.
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
+    with serving(app) as server:
         yield server.server_port
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")
