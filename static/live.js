@@ -308,6 +308,8 @@
           shownNight = state.night || "";
           return refreshPage(state);
         }
+        // A page put off while someone wrote in it, fetched now that they have stopped.
+        if (owed && !form && state.version === version) { return refreshPage(state); }
         // A side agreed or queried a deal: the scoreboard shows its marks and queries again.
         if (shownAnswers !== undefined && state.answers !== shownAnswers && !form && state.version === version) {
           shownAnswers = state.answers;
@@ -345,7 +347,18 @@
         if (again) { poll(); } else { later(); }
       });
   }
+  // Someone writing in a box of the page (a query's words): it is not replaced under their
+  // fingers, which would close the phone's keyboard and lose the words. The next poll asks in
+  // full (no ETag) and fetches the page once they have left the box.
+  var owed = false;
+  var BOX = "input[type=text], input:not([type]), textarea";
+  function writing() {
+    var el = document.activeElement;
+    return !!(el && el.closest && el.closest("main") && !el.readOnly && el.matches(BOX));
+  }
   function refreshPage(state) {
+    if (writing()) { owed = true; etag = null; return Promise.resolve(); }
+    owed = false;
     // The page of deals shown (?deals_to=) is the page fetched again.
     return request(window.location.pathname + window.location.search, { credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : Promise.reject(); })
@@ -353,9 +366,16 @@
         var next = new DOMParser().parseFromString(html, "text/html").querySelector("main");
         var main = document.querySelector("main");
         if (!next || !main) { return; }
-        var open = Array.prototype.map.call(main.querySelectorAll("details[open][id]"), function (d) { return d.id; });
+        // What the person opened stays open, with the words they wrote in it.
+        var open = Array.prototype.map.call(main.querySelectorAll("details[open][id]"), function (d) {
+          return [d.id, Array.prototype.map.call(d.querySelectorAll(BOX), function (i) { return i.value; })];
+        });
         main.innerHTML = next.innerHTML;
-        open.forEach(function (id) { var d = document.getElementById(id); if (d) { d.open = true; } });
+        open.forEach(function (kept) {
+          var d = document.getElementById(kept[0]);
+          if (d) { d.open = true; } else { return; }
+          d.querySelectorAll(BOX).forEach(function (i, n) { i.value = i.value || kept[1][n] || ""; });
+        });
         live = document.querySelector("[data-live]") || live;
         version = live.dataset.version || state.version;
         shownLines = live.dataset.lines || state.lines;

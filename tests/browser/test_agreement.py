@@ -103,6 +103,50 @@ def test_the_other_side_agrees_with_one_tap_and_a_query_shows_on_every_phone(
             page.context.close()
 
 
+def test_words_being_written_for_a_query_stay_while_the_other_side_agrees(
+    browser, live_server, app
+):
+    link = a_casual_game(app)
+    phones = four_phones(browser, live_server, link)
+    ann, cat, dan = phones["Ann"], phones["Cat"], phones["Dan"]
+    try:
+        query = dan.locator("#query-2")
+        query.get_by_text("Query deal 2").tap()
+        words = query.get_by_label("What looks wrong (optional)")
+        words.fill("We had 2 red threes")
+        asked = dan.locator("[data-live]").get_attribute("data-live")
+        before = dan.locator("[data-live]").get_attribute("data-answers")
+
+        def news(response) -> bool:
+            return (
+                asked in response.url
+                and response.status == 200
+                and (response.json().get("answers") != before)
+            )
+
+        # Cat agrees deal 1 while Dan writes: Dan's phone hears of it and then asks again.
+        with dan.expect_response(news, timeout=IN_STEP_MS * 3):
+            cat.locator("#agree form", has_text="Deal 1:").get_by_role(
+                "button", name="Agree for Cat & Dan"
+            ).tap()
+        with dan.expect_request(lambda request: asked in request.url):
+            pass
+        # The page is not replaced under Dan's fingers: the keyboard stays, and the words.
+        expect(words).to_be_focused()
+        expect(words).to_have_value("We had 2 red threes")
+        # Dan looks up from the box: the page catches up, the query still open with its words.
+        dan.locator("#agree-h").tap()
+        expect(deal_row(dan, 1)).to_contain_text("✓ agreed", timeout=IN_STEP_MS * 2)
+        expect(query).to_have_attribute("open", "")
+        expect(words).to_have_value("We had 2 red threes")
+        query.get_by_role("button", name="Send the query for Cat & Dan").tap()
+        said = "Deal 2 queried by Cat & Dan (Dan): We had 2 red threes"
+        expect(ann.get_by_text(said)).to_be_visible(timeout=IN_STEP_MS)
+    finally:
+        for page in phones.values():
+            page.context.close()
+
+
 def a_night(app) -> tuple[str, str, str]:
     """A club night of four, round 1 seated at one table whose Ann & Bob entered two deals:
     the night's page, the table's game and the club's table code."""
