@@ -154,23 +154,30 @@
 
   // --- Live: ask the server whether the game changed. The ETag of the last answer goes with
   // each question, and an unchanged game is an empty 304.
+  // What the page shows, as tokens of the answer (shownLines: the sides' lines; shownAnswers:
+  // their agreements and queries; shownNight: its club night); `queried`, the queries standing,
+  // said on a form (the scoreboard shows them itself); `asking`, a deal waits for a side's
+  // answer (a query must reach the table quickly); `lively`, when the page loaded or the game
+  // last changed; `nextGame`, once someone tapped Play again, and `refreshedFor`, the one the
+  // page was last brought up to date for; `waiting`, a night's finished game waiting for the
+  // next round to be seated; `said`, what the lines in say, as of the last answer.
   var etag = null;
   var gone = false;
   var busy = false;
   var timer = null;
   var version = live.dataset.version;
   var shownLines = live.dataset.lines;
-  var shownAnswers = live.dataset.answers; // the sides' agreements and queries, as a token
-  var queried = ""; // the queries standing, said on a form (the scoreboard shows them itself)
-  var asking = false; // a deal waits for a side's answer: a query must reach the table quickly
-  var lively = Date.now(); // the page loaded, or the game last changed
+  var shownAnswers = live.dataset.answers;
+  var queried = "";
+  var asking = false;
+  var lively = Date.now();
   var finished = false;
-  var nextGame = null; // the table's next game, once someone tapped Play again
-  var waiting = false; // a night's finished game waiting for the next round to be seated
-  var shownNight = live.dataset.night || ""; // what the page says of its club night, as a token
-  var refreshedFor = null; // the next game the page was last brought up to date for
+  var nextGame = null;
+  var waiting = false;
+  var shownNight = live.dataset.night || "";
+  var refreshedFor = null;
   var news = "";
-  var said = ""; // what the lines in say, as of the last answer
+  var said = "";
   var parts = [];
   // The names entering, each until the last answer's fresh_for runs out with no newer answer:
   // a phone put away says nothing more, and its name goes from this screen then.
@@ -274,7 +281,8 @@
     if (document.hidden) { clearTimeout(timer); } else { poll(); }
   });
 
-  var again = false; // asked while a question was out: asked again as soon as it is answered
+  // Asked while a question was out: asked again as soon as it is answered.
+  var again = false;
   function poll() {
     clearTimeout(timer);
     if (busy) { again = true; }
@@ -308,10 +316,8 @@
           shownNight = state.night || "";
           return refreshPage(state);
         }
-        // A page put off while someone wrote in it, fetched now that they have stopped.
-        if (owed && !form && state.version === version) { return refreshPage(state); }
         // A side agreed or queried a deal: the scoreboard shows its marks and queries again.
-        if (shownAnswers !== undefined && state.answers !== shownAnswers && !form && state.version === version) {
+        if ((owed || shownAnswers !== undefined && state.answers !== shownAnswers) && !form && state.version === version) {
           shownAnswers = state.answers;
           return refreshPage(state);
         }
@@ -347,18 +353,20 @@
         if (again) { poll(); } else { later(); }
       });
   }
-  // Someone writing in a box of the page (a query's words): it is not replaced under their
-  // fingers, which would close the phone's keyboard and lose the words. The next poll asks in
-  // full (no ETag) and fetches the page once they have left the box.
+  // Someone writing on the page (a query's words): it is not replaced under their fingers,
+  // which would close the phone's keyboard and lose the words, while a box has their focus or
+  // an open part of the page holds their words. The next poll asks in full (no ETag) and
+  // fetches the page once they have sent them, or left the box empty, or closed the part.
   var owed = false;
-  var BOX = "input[type=text], input:not([type]), textarea";
   function writing() {
     var el = document.activeElement;
-    return !!(el && el.closest && el.closest("main") && !el.readOnly && el.matches(BOX));
+    return Array.prototype.some.call(document.querySelectorAll("main input:not([type]):not([readonly])"), function (box) {
+      return box === el || box.value && box.closest("details[open]");
+    });
   }
   function refreshPage(state) {
-    if (writing()) { owed = true; etag = null; return Promise.resolve(); }
-    owed = false;
+    owed = writing();
+    if (owed) { etag = null; return Promise.resolve(); }
     // The page of deals shown (?deals_to=) is the page fetched again.
     return request(window.location.pathname + window.location.search, { credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : Promise.reject(); })
@@ -366,16 +374,9 @@
         var next = new DOMParser().parseFromString(html, "text/html").querySelector("main");
         var main = document.querySelector("main");
         if (!next || !main) { return; }
-        // What the person opened stays open, with the words they wrote in it.
-        var open = Array.prototype.map.call(main.querySelectorAll("details[open][id]"), function (d) {
-          return [d.id, Array.prototype.map.call(d.querySelectorAll(BOX), function (i) { return i.value; })];
-        });
+        var open = Array.prototype.map.call(main.querySelectorAll("details[open][id]"), function (d) { return d.id; });
         main.innerHTML = next.innerHTML;
-        open.forEach(function (kept) {
-          var d = document.getElementById(kept[0]);
-          if (d) { d.open = true; } else { return; }
-          d.querySelectorAll(BOX).forEach(function (i, n) { i.value = i.value || kept[1][n] || ""; });
-        });
+        open.forEach(function (id) { var d = document.getElementById(id); if (d) { d.open = true; } });
         live = document.querySelector("[data-live]") || live;
         version = live.dataset.version || state.version;
         shownLines = live.dataset.lines || state.lines;

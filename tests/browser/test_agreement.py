@@ -134,13 +134,24 @@ def test_words_being_written_for_a_query_stay_while_the_other_side_agrees(
         # The page is not replaced under Dan's fingers: the keyboard stays, and the words.
         expect(words).to_be_focused()
         expect(words).to_have_value("We had 2 red threes")
-        # Dan looks up from the box: the page catches up, the query still open with its words.
+        # Dan looks up from the box, the words still there: a poll later they are kept still.
+        dan.locator("#agree-h").tap()
+        with dan.expect_response(lambda response: asked in response.url):
+            pass
+        with dan.expect_request(lambda request: asked in request.url):
+            pass
+        expect(query).to_have_attribute("open", "")
+        expect(words).to_have_value("We had 2 red threes")
+        expect(deal_row(dan, 1)).not_to_contain_text("✓ agreed")
+        # Dan empties the box and looks up: the page catches up, the query left open.
+        words.fill("")
         dan.locator("#agree-h").tap()
         expect(deal_row(dan, 1)).to_contain_text("✓ agreed", timeout=IN_STEP_MS * 2)
         expect(query).to_have_attribute("open", "")
-        expect(words).to_have_value("We had 2 red threes")
+        words.fill("We had 2 red threes")
         query.get_by_role("button", name="Send the query for Cat & Dan").tap()
         said = "Deal 2 queried by Cat & Dan (Dan): We had 2 red threes"
+        expect(dan.get_by_text(said)).to_be_visible()
         expect(ann.get_by_text(said)).to_be_visible(timeout=IN_STEP_MS)
     finally:
         for page in phones.values():
