@@ -32,7 +32,7 @@ from scorekeeper.services.access import Level
 from scorekeeper.services.games import SideSetup
 from scorekeeper.services.links import path_of
 
-from .conftest import open_phone, transfers_counted
+from .conftest import open_phone, settled, transfers_counted
 from .seeded import kept
 
 LIMIT = 10 * 1024
@@ -159,7 +159,7 @@ def first_visit(page: Page, path: str) -> list[tuple[str, int]]:
             page.goto(page.base + path)
     else:
         page.goto(page.base + path)
-    page.wait_for_load_state("networkidle")
+    settled(page)
     transfers_counted(page, page.base + path)
     # The live answer's transfer is counted as it ends (watch() asks its sizes then): each end
     # of a request lets that count in, and the page asks again every second or so.
@@ -274,7 +274,7 @@ def test_nothing_shifts_when_the_scripts_start(late_scripts, app, name):
     assert page.held, "the scripts were not held back"
     before = page.evaluate("window.__cls")
     release(page)
-    page.wait_for_load_state("networkidle")
+    settled(page)
     page.wait_for_function("() => !!window.hf && document.readyState === 'complete'")
     page.evaluate(PAINTED)  # what the scripts showed or hid, painted
     shift = page.evaluate("window.__cls")

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Deal, Game
 
-from .conftest import ARTIFACTS, QR_PIXELS, check_axe, open_phone, start_game
+from .conftest import ARTIFACTS, QR_PIXELS, check_axe, open_phone, settled, start_game
 from .test_live import IN_STEP_MS, enter_deal, kept_on_phone, no_signal, serve_worker, signal_back
 
 # The QR code is a picture of its own (issue 18), asked for only while Invite the table is open.
@@ -253,7 +253,7 @@ def _qr_held_until_opened(page, path, served, asked_for_code, release) -> None:
     """The QR code's journey: unasked while closed, then asked once and its place kept."""
     asked = _qr_requests(page)
     page.goto(page.base + path)
-    page.wait_for_load_state("networkidle")
+    settled(page)
     invite = page.locator("#invite")
     expect(invite).not_to_have_attribute("open", "")
     qr = invite.locator("img.qr")
@@ -279,7 +279,7 @@ def _qr_held_until_opened(page, path, served, asked_for_code, release) -> None:
     page.wait_for_function(f"() => ({LOADED})(document.querySelector('#invite img.qr'))")
     assert qr.bounding_box() == waiting
     assert page.locator("#invite-link").bounding_box() == below
-    page.wait_for_load_state("networkidle")
+    settled(page)
     assert len(asked) == 1 and asked[0] == page.base + path + "/invite.svg", asked
     # What arrived is a QR code: dark modules on a white ground of its own.
     drawn = qr.evaluate(QR_PIXELS)
@@ -299,7 +299,7 @@ def test_a_new_game_shows_its_qr_code_at_once(phone, app):
     page.wait_for_function(f"() => ({LOADED})(document.querySelector('#invite img.qr'))")
     box = qr.bounding_box()
     assert box is not None and box["width"] == box["height"] >= QR_SIZE, box
-    page.wait_for_load_state("networkidle")
+    settled(page)
     assert asked == [page.base + path + "/invite.svg"], asked
     drawn = qr.evaluate(QR_PIXELS)
     assert drawn["opaque"] and drawn["corner"] == "rgb(255, 255, 255)", drawn
@@ -317,7 +317,7 @@ def test_without_javascript_invite_the_table_still_shows_the_code(browser, live_
         invite.locator("summary").tap()
         qr = invite.get_by_role("img", name="QR code of this game's private link")
         expect(qr).to_be_visible()
-        page.wait_for_load_state("networkidle")
+        settled(page)
         assert qr.evaluate(LOADED)
     finally:
         page.context.close()

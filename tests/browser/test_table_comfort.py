@@ -16,7 +16,7 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import check_axe, game_link, open_phone, start_game
+from .conftest import check_axe, game_link, open_phone, settled, start_game
 from .test_live import IN_STEP_MS, enter_deal
 
 ASKED = "Who is holding this phone?"
@@ -161,7 +161,7 @@ def test_larger_text_survives_a_reload_from_the_first_frame(browser, live_server
         page.reload()
         expect(html).to_have_class(re.compile(r"\blarger\b"))
         expect(toggle).to_have_attribute("aria-pressed", "true")
-        page.wait_for_load_state("networkidle")
+        settled(page)
         assert page.evaluate("window.__cls") == 0, "the text grew after the page was shown"
         check_axe(page)
 
