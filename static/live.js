@@ -366,7 +366,8 @@
   }
   function refreshPage(state) {
     owed = writing();
-    if (owed) { etag = null; return Promise.resolve(); }
+    // The news still told on the status line meanwhile.
+    if (owed) { etag = null; show(); return Promise.resolve(); }
     // The page of deals shown (?deals_to=) is the page fetched again.
     return request(window.location.pathname + window.location.search, { credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : Promise.reject(); })

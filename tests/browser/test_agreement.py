@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 from playwright.sync_api import expect
+from sqlalchemy import select
 
 from scorekeeper.plumbing.db import db
 from scorekeeper.plumbing.models import Game, Night
@@ -143,6 +144,11 @@ def test_words_being_written_for_a_query_stay_while_the_other_side_agrees(
         expect(query).to_have_attribute("open", "")
         expect(words).to_have_value("We had 2 red threes")
         expect(deal_row(dan, 1)).not_to_contain_text("✓ agreed")
+        # Ann saves deal 3 meanwhile: Dan's phone tells the news, his words still kept.
+        with app.app_context():
+            entered_by_ann(db.session.execute(select(Game)).scalar_one(), 1)
+        expect(dan.locator("[data-live-status]")).to_contain_text("deal 3", timeout=IN_STEP_MS)
+        expect(words).to_have_value("We had 2 red threes")
         # Dan empties the box and looks up: the page catches up, the query left open.
         words.fill("")
         dan.locator("#agree-h").tap()
