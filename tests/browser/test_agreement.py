@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from playwright.sync_api import expect
 from sqlalchemy import select
 
@@ -54,114 +55,107 @@ def four_phones(browser, live_server: str, link: str) -> dict:
     return phones
 
 
+@pytest.fixture
+def table(browser, live_server, app):
+    """A casual game's four phones on its scoreboard, by name; put away after the test."""
+    phones = four_phones(browser, live_server, a_casual_game(app))
+    yield phones
+    for page in phones.values():
+        page.context.close()
+
+
 def deal_row(page, number: int):
     return page.locator(f"#deal-{number} summary")
 
 
-def test_the_other_side_agrees_with_one_tap_and_a_query_shows_on_every_phone(
-    browser, live_server, app
-):
-    link = a_casual_game(app)
-    phones = four_phones(browser, live_server, link)
-    ann, cat, dan = phones["Ann"], phones["Cat"], phones["Dan"]
-    try:
-        # Cat's phone is on no side yet: it sees each side's state and answers for its own.
-        asked = cat.locator("#agree")
-        expect(asked).to_contain_text("Deal 1: Ann & Bob agreed · Cat & Dan to agree")
-        expect(asked.get_by_role("button", name="Agree for Ann & Bob")).to_have_count(0)
-        expect(deal_row(ann, 1)).not_to_contain_text("✓ agreed")
-        check_axe(cat)
+def test_the_other_side_agrees_with_one_tap_and_a_query_shows_on_every_phone(table):
+    ann, cat, dan = table["Ann"], table["Cat"], table["Dan"]
+    # Cat's phone is on no side yet: it sees each side's state and answers for its own.
+    asked = cat.locator("#agree")
+    expect(asked).to_contain_text("Deal 1: Ann & Bob agreed · Cat & Dan to agree")
+    expect(asked.get_by_role("button", name="Agree for Ann & Bob")).to_have_count(0)
+    expect(deal_row(ann, 1)).not_to_contain_text("✓ agreed")
+    check_axe(cat)
 
+    cat.locator("#agree form", has_text="Deal 1:").get_by_role(
+        "button", name="Agree for Cat & Dan"
+    ).tap()
+    tapped = time.monotonic()
+    expect(cat.get_by_text("Cat & Dan agreed deal 1.")).to_be_visible()
+    expect(deal_row(cat, 1)).to_contain_text("✓ agreed")
+    expect(deal_row(ann, 1)).to_contain_text("✓ agreed", timeout=IN_STEP_MS)
+    seen = time.monotonic() - tapped
+    # Deal 2 is not agreed yet; Cat's phone is on Cat & Dan's side from now on.
+    expect(deal_row(ann, 2)).not_to_contain_text("✓ agreed")
+    expect(cat.locator("#agree-h")).to_have_text("Deals for Cat & Dan to agree")
+
+    # Dan's phone queries deal 2 with its words; every phone of the table sees it.
+    query = dan.locator("#agree details", has_text="Query deal 2")
+    query.get_by_text("Query deal 2").tap()
+    query.get_by_label("What looks wrong (optional)").fill("We had 2 red threes")
+    query.get_by_role("button", name="Send the query for Cat & Dan").tap()
+    tapped = time.monotonic()
+    words = "Deal 2 queried by Cat & Dan (Dan): We had 2 red threes"
+    expect(dan.get_by_text(words)).to_be_visible()
+    for page in (ann, cat, table["Bob"]):
+        expect(page.get_by_text(words)).to_be_visible(timeout=IN_STEP_MS)
+    queried = time.monotonic() - tapped
+    check_axe(ann)
+    # The opponents' phones are asked nothing of it: their side's agreement came with it.
+    expect(ann.locator("#agree")).not_to_contain_text("Agree for Ann & Bob")
+    print(f"\nthe agreement seen on Ann's phone in {seen:.2f} s, the query in {queried:.2f} s")
+
+
+def test_words_being_written_for_a_query_stay_while_the_other_side_agrees(table, app):
+    ann, cat, dan = table["Ann"], table["Cat"], table["Dan"]
+    query = dan.locator("#query-2")
+    query.get_by_text("Query deal 2").tap()
+    words = query.get_by_label("What looks wrong (optional)")
+    words.fill("We had 2 red threes")
+    asked = dan.locator("[data-live]").get_attribute("data-live")
+    before = dan.locator("[data-live]").get_attribute("data-answers")
+
+    def news(response) -> bool:
+        return (
+            asked in response.url
+            and response.status == 200
+            and (response.json().get("answers") != before)
+        )
+
+    # Cat agrees deal 1 while Dan writes: Dan's phone hears of it and then asks again.
+    with dan.expect_response(news, timeout=IN_STEP_MS * 3):
         cat.locator("#agree form", has_text="Deal 1:").get_by_role(
             "button", name="Agree for Cat & Dan"
         ).tap()
-        tapped = time.monotonic()
-        expect(cat.get_by_text("Cat & Dan agreed deal 1.")).to_be_visible()
-        expect(deal_row(cat, 1)).to_contain_text("✓ agreed")
-        expect(deal_row(ann, 1)).to_contain_text("✓ agreed", timeout=IN_STEP_MS)
-        seen = time.monotonic() - tapped
-        # Deal 2 is not agreed yet; Cat's phone is on Cat & Dan's side from now on.
-        expect(deal_row(ann, 2)).not_to_contain_text("✓ agreed")
-        expect(cat.locator("#agree-h")).to_have_text("Deals for Cat & Dan to agree")
-
-        # Dan's phone queries deal 2 with its words; every phone of the table sees it.
-        query = dan.locator("#agree details", has_text="Query deal 2")
-        query.get_by_text("Query deal 2").tap()
-        query.get_by_label("What looks wrong (optional)").fill("We had 2 red threes")
-        query.get_by_role("button", name="Send the query for Cat & Dan").tap()
-        tapped = time.monotonic()
-        words = "Deal 2 queried by Cat & Dan (Dan): We had 2 red threes"
-        expect(dan.get_by_text(words)).to_be_visible()
-        for page in (ann, cat, phones["Bob"]):
-            expect(page.get_by_text(words)).to_be_visible(timeout=IN_STEP_MS)
-        queried = time.monotonic() - tapped
-        check_axe(ann)
-        # The opponents' phones are asked nothing of it: their side's agreement came with it.
-        expect(ann.locator("#agree")).not_to_contain_text("Agree for Ann & Bob")
-        print(f"\nthe agreement seen on Ann's phone in {seen:.2f} s, the query in {queried:.2f} s")
-    finally:
-        for page in phones.values():
-            page.context.close()
-
-
-def test_words_being_written_for_a_query_stay_while_the_other_side_agrees(
-    browser, live_server, app
-):
-    link = a_casual_game(app)
-    phones = four_phones(browser, live_server, link)
-    ann, cat, dan = phones["Ann"], phones["Cat"], phones["Dan"]
-    try:
-        query = dan.locator("#query-2")
-        query.get_by_text("Query deal 2").tap()
-        words = query.get_by_label("What looks wrong (optional)")
-        words.fill("We had 2 red threes")
-        asked = dan.locator("[data-live]").get_attribute("data-live")
-        before = dan.locator("[data-live]").get_attribute("data-answers")
-
-        def news(response) -> bool:
-            return (
-                asked in response.url
-                and response.status == 200
-                and (response.json().get("answers") != before)
-            )
-
-        # Cat agrees deal 1 while Dan writes: Dan's phone hears of it and then asks again.
-        with dan.expect_response(news, timeout=IN_STEP_MS * 3):
-            cat.locator("#agree form", has_text="Deal 1:").get_by_role(
-                "button", name="Agree for Cat & Dan"
-            ).tap()
-        with dan.expect_request(lambda request: asked in request.url):
-            pass
-        # The page is not replaced under Dan's fingers: the keyboard stays, and the words.
-        expect(words).to_be_focused()
-        expect(words).to_have_value("We had 2 red threes")
-        # Dan looks up from the box, the words still there: a poll later they are kept still.
-        dan.locator("#agree-h").tap()
-        with dan.expect_response(lambda response: asked in response.url):
-            pass
-        with dan.expect_request(lambda request: asked in request.url):
-            pass
-        expect(query).to_have_attribute("open", "")
-        expect(words).to_have_value("We had 2 red threes")
-        expect(deal_row(dan, 1)).not_to_contain_text("✓ agreed")
-        # Ann saves deal 3 meanwhile: Dan's phone tells the news, his words still kept.
-        with app.app_context():
-            entered_by_ann(db.session.execute(select(Game)).scalar_one(), 1)
-        expect(dan.locator("[data-live-status]")).to_contain_text("deal 3", timeout=IN_STEP_MS)
-        expect(words).to_have_value("We had 2 red threes")
-        # Dan empties the box and looks up: the page catches up, the query left open.
-        words.fill("")
-        dan.locator("#agree-h").tap()
-        expect(deal_row(dan, 1)).to_contain_text("✓ agreed", timeout=IN_STEP_MS * 2)
-        expect(query).to_have_attribute("open", "")
-        words.fill("We had 2 red threes")
-        query.get_by_role("button", name="Send the query for Cat & Dan").tap()
-        said = "Deal 2 queried by Cat & Dan (Dan): We had 2 red threes"
-        expect(dan.get_by_text(said)).to_be_visible()
-        expect(ann.get_by_text(said)).to_be_visible(timeout=IN_STEP_MS)
-    finally:
-        for page in phones.values():
-            page.context.close()
+    with dan.expect_request(lambda request: asked in request.url):
+        pass
+    # The page is not replaced under Dan's fingers: the keyboard stays, and the words.
+    expect(words).to_be_focused()
+    expect(words).to_have_value("We had 2 red threes")
+    # Dan looks up from the box, the words still there: a poll later they are kept still.
+    dan.locator("#agree-h").tap()
+    with dan.expect_response(lambda response: asked in response.url):
+        pass
+    with dan.expect_request(lambda request: asked in request.url):
+        pass
+    expect(query).to_have_attribute("open", "")
+    expect(words).to_have_value("We had 2 red threes")
+    expect(deal_row(dan, 1)).not_to_contain_text("✓ agreed")
+    # Ann saves deal 3 meanwhile: Dan's phone tells the news, his words still kept.
+    with app.app_context():
+        entered_by_ann(db.session.execute(select(Game)).scalar_one(), 1)
+    expect(dan.locator("[data-live-status]")).to_contain_text("deal 3", timeout=IN_STEP_MS)
+    expect(words).to_have_value("We had 2 red threes")
+    # Dan empties the box and looks up: the page catches up, the query left open.
+    words.fill("")
+    dan.locator("#agree-h").tap()
+    expect(deal_row(dan, 1)).to_contain_text("✓ agreed", timeout=IN_STEP_MS * 2)
+    expect(query).to_have_attribute("open", "")
+    words.fill("We had 2 red threes")
+    query.get_by_role("button", name="Send the query for Cat & Dan").tap()
+    said = "Deal 2 queried by Cat & Dan (Dan): We had 2 red threes"
+    expect(dan.get_by_text(said)).to_be_visible()
+    expect(ann.get_by_text(said)).to_be_visible(timeout=IN_STEP_MS)
 
 
 def a_night(app) -> tuple[str, str, str]:
