@@ -316,7 +316,8 @@
           shownNight = state.night || "";
           return refreshPage(state);
         }
-        // A side agreed or queried a deal: the scoreboard shows its marks and queries again.
+        // A side agreed or queried a deal: the scoreboard shows its marks and queries again. Or
+        // the page was put off while someone wrote on it (owed, below), and is fetched now.
         if ((owed || shownAnswers !== undefined && state.answers !== shownAnswers) && !form && state.version === version) {
           shownAnswers = state.answers;
           return refreshPage(state);
