@@ -90,7 +90,7 @@ def test_the_other_side_agrees_with_one_tap_and_a_query_shows_on_every_phone(tab
     expect(cat.locator("#agree-h")).to_have_text("Deals for Cat & Dan to agree")
 
     # Dan's phone queries deal 2 with its words; every phone of the table sees it.
-    query = dan.locator("#agree details", has_text="Query deal 2")
+    query = dan.locator("#query-2")
     query.get_by_text("Query deal 2").tap()
     query.get_by_label("What looks wrong (optional)").fill("We had 2 red threes")
     query.get_by_role("button", name="Send the query for Cat & Dan").tap()
@@ -127,17 +127,14 @@ def test_words_being_written_for_a_query_stay_while_the_other_side_agrees(table,
         cat.locator("#agree form", has_text="Deal 1:").get_by_role(
             "button", name="Agree for Cat & Dan"
         ).tap()
-    with dan.expect_request(lambda request: asked in request.url):
-        pass
+    dan.wait_for_event("request", lambda request: asked in request.url)
     # The page is not replaced under Dan's fingers: the keyboard stays, and the words.
     expect(words).to_be_focused()
     expect(words).to_have_value("We had 2 red threes")
     # Dan looks up from the box, the words still there: a poll later they are kept still.
     dan.locator("#agree-h").tap()
-    with dan.expect_response(lambda response: asked in response.url):
-        pass
-    with dan.expect_request(lambda request: asked in request.url):
-        pass
+    dan.wait_for_event("response", lambda response: asked in response.url)
+    dan.wait_for_event("request", lambda request: asked in request.url)
     expect(query).to_have_attribute("open", "")
     expect(words).to_have_value("We had 2 red threes")
     expect(deal_row(dan, 1)).not_to_contain_text("✓ agreed")
@@ -216,7 +213,7 @@ def test_a_query_reaches_phones_long_past_their_first_quick_seconds(browser, liv
         phones[name] = page
     ann, cat, dan = phones["Ann"], phones["Cat"], phones["Dan"]
     try:
-        query = dan.locator("#agree details", has_text="Query deal 2")
+        query = dan.locator("#query-2")
         query.get_by_text("Query deal 2").tap()
         query.get_by_role("button", name="Send the query for Cat & Dan").tap()
         tapped = time.monotonic()

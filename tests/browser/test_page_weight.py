@@ -274,8 +274,8 @@ def test_nothing_shifts_when_the_scripts_start(late_scripts, app, name):
     assert page.held, "the scripts were not held back"
     before = page.evaluate("window.__cls")
     release(page)
-    settled(page)
-    page.wait_for_function("() => !!window.hf && document.readyState === 'complete'")
+    settled(page)  # the document complete among it
+    page.wait_for_function("() => !!window.hf")
     page.evaluate(PAINTED)  # what the scripts showed or hid, painted
     shift = page.evaluate("window.__cls")
     assert (before, shift) == (0, 0), f"{name}: shifted {before} before the scripts, {shift} after"
